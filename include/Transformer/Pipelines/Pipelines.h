@@ -1,0 +1,50 @@
+//===- Pipelines.h - The transformer compilation pipelines ------*- C++ -*-===//
+//
+// The pass pipelines from the transformer dialect down to the LLVM dialect.
+// `--transformer-to-llvm` (transformer-opt) and transformer-run both build
+// their pipelines with these functions, so there is one source of truth.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRANSFORMER_PIPELINES_PIPELINES_H
+#define TRANSFORMER_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::transformer {
+
+struct TransformerPipelineOptions
+    : public PassPipelineOptions<TransformerPipelineOptions> {
+  Option<unsigned> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("Optimisation level, 0 to 3 (0: no fusion or "
+                     "canonicalization beyond what lowering needs)"),
+      llvm::cl::init(2)};
+  Option<bool> fuseAttention{
+      *this, "fuse-attention",
+      llvm::cl::desc("Fuse matmul/softmax/matmul chains into attention "
+                     "(at opt-level >= 1)"),
+      llvm::cl::init(true)};
+};
+
+/// Shape inference, canonicalization, attention fusion and the lowering to
+/// linalg on tensors.
+void buildTransformerToLinalgPipeline(OpPassManager &pm,
+                                      const TransformerPipelineOptions &opts);
+
+/// From linalg on tensors (mixed with tensor/arith/math/scf/cf/func) to the
+/// LLVM dialect: bufferization, deallocation, loops, LLVM conversion.
+void buildLinalgToLLVMPipeline(OpPassManager &pm,
+                               const TransformerPipelineOptions &opts);
+
+/// Both of the above: the `--transformer-to-llvm` pipeline.
+void buildTransformerToLLVMPipeline(OpPassManager &pm,
+                                    const TransformerPipelineOptions &opts);
+
+/// Registers `--transformer-to-linalg-pipeline` and `--transformer-to-llvm`.
+void registerTransformerPipelines();
+
+} // namespace mlir::transformer
+
+#endif // TRANSFORMER_PIPELINES_PIPELINES_H

@@ -1,0 +1,30 @@
+//===- Passes.h - transformer passes ----------------------------*- C++ -*-===//
+
+#ifndef TRANSFORMER_TRANSFORMS_PASSES_H
+#define TRANSFORMER_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+
+#include "Transformer/IR/TransformerDialect.h"
+
+namespace mlir::transformer {
+
+#define GEN_PASS_DECL
+#include "Transformer/Transforms/Passes.h.inc"
+
+/// Registers every pass of the project, the pipelines and the
+/// `--convert-transformer-to-linalg` alias.
+void registerAllTransformerPasses();
+
+#define GEN_PASS_REGISTRATION
+#include "Transformer/Transforms/Passes.h.inc"
+
+} // namespace mlir::transformer
+
+#endif // TRANSFORMER_TRANSFORMS_PASSES_H

@@ -1,0 +1,182 @@
+//===- Attention.cpp - Lower attention and create_causal_mask -------------===//
+//
+// attention lowers to a straightforward composition: scores = q k^T, one
+// element-wise step for scale, mask and the causal rule, a masked softmax,
+// and probs @ v. The fused flash-style lowering is a separate pipeline step.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "Patterns.h"
+
+#include "Transformer/IR/TransformerOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::transformer;
+using namespace mlir::transformer::lowering;
+
+namespace {
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+/// Whether key `j` is hidden from query `i`: j > i + (sk - sq).
+Value isAboveDiagonal(OpBuilder &b, Location loc, Value i, Value j,
+                      Value offset) {
+  Value limit = arith::AddIOp::create(b, loc, i, offset);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, j, limit);
+}
+
+struct CreateCausalMaskLowering : OpConversionPattern<CreateCausalMaskOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(CreateCausalMaskOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t rank = type.getRank();
+    SmallVector<OpFoldResult> sizes = sizesOfType(rewriter, loc, type, {});
+    int64_t sq = type.getDimSize(rank - 2), sk = type.getDimSize(rank - 1);
+    Value offset = arith::ConstantIndexOp::create(rewriter, loc, sk - sq);
+    MLIRContext *ctx = rewriter.getContext();
+    Value result = buildGeneric(
+        rewriter, loc, emptyTensor(rewriter, loc, sizes), {},
+        AffineMap::getMultiDimIdentityMap(rank, ctx),
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location loc, ValueRange, Value) -> Value {
+          Value i = linalg::IndexOp::create(b, loc, rank - 2);
+          Value j = linalg::IndexOp::create(b, loc, rank - 1);
+          Value hidden = isAboveDiagonal(b, loc, i, j, offset);
+          Value inf = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(kNegInf));
+          Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+          return arith::SelectOp::create(b, loc, hidden, inf, zero);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct AttentionLowering : OpConversionPattern<AttentionOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AttentionOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedTypes(op)))
+      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Value q = adaptor.getQuery(), k = adaptor.getKey(), v = adaptor.getValue();
+    int64_t rank = cast<RankedTensorType>(q.getType()).getRank();
+    int64_t batch = rank - 2;
+    auto dim = [&](Value value, int64_t i) {
+      return dimSize(rewriter, loc, value, i);
+    };
+
+    // Run-time checks of what the verifier could not see.
+    for (int64_t i = 0; i < batch; ++i) {
+      assertEqualSizes(rewriter, loc, dim(q, i), dim(k, i),
+                       "transformer.attention: batch dimension " + Twine(i) +
+                           " of query and key differ");
+      assertEqualSizes(rewriter, loc, dim(q, i), dim(v, i),
+                       "transformer.attention: batch dimension " + Twine(i) +
+                           " of query and value differ");
+    }
+    assertEqualSizes(rewriter, loc, dim(q, rank - 1), dim(k, rank - 1),
+                     "transformer.attention: the head dimensions of query "
+                     "and key differ");
+    assertEqualSizes(rewriter, loc, dim(k, rank - 2), dim(v, rank - 2),
+                     "transformer.attention: the sequence lengths of key and "
+                     "value differ");
+
+    SmallVector<OpFoldResult> batchSizes;
+    for (int64_t i = 0; i < batch; ++i)
+      batchSizes.push_back(dim(q, i));
+    OpFoldResult sq = dim(q, rank - 2), sk = dim(k, rank - 2);
+    SmallVector<OpFoldResult> scoreSizes(batchSizes);
+    scoreSizes.append({sq, sk});
+
+    // scores[b, i, j] = sum_d q[b, i, d] * k[b, j, d]; loops (b.., i, j, d).
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineExpr> bExprs;
+    for (int64_t i = 0; i < batch; ++i)
+      bExprs.push_back(d(i));
+    auto withBatch = [&](std::initializer_list<AffineExpr> tail) {
+      SmallVector<AffineExpr> exprs(bExprs);
+      exprs.append(tail);
+      return AffineMap::get(rank + 1, 0, exprs, ctx);
+    };
+    int64_t li = batch, lj = batch + 1, ld = batch + 2;
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    auto mulAdd = [](OpBuilder &b, Location loc, ValueRange in,
+                     Value acc) -> Value {
+      return arith::AddFOp::create(b, loc, acc,
+                                   arith::MulFOp::create(b, loc, in[0], in[1]));
+    };
+    Value scores = buildGeneric(
+        rewriter, loc, filledTensor(rewriter, loc, scoreSizes, 0.0f),
+        {{q, withBatch({d(li), d(ld)})}, {k, withBatch({d(lj), d(ld)})}},
+        withBatch({d(li), d(lj)}), iterators, mulAdd);
+
+    // scale * scores + mask, with -inf above the causal diagonal.
+    Value scale;
+    if (std::optional<float> s = op.getEffectiveScale())
+      scale = arith::ConstantOp::create(rewriter, loc,
+                                        rewriter.getF32FloatAttr(*s));
+    else
+      scale = math::RsqrtOp::create(rewriter, loc,
+                                    toF32(rewriter, loc, dim(q, rank - 1)));
+    Value causalOffset;
+    if (op.getCausal())
+      causalOffset = arith::SubIOp::create(rewriter, loc,
+                                           toIndexValue(rewriter, loc, sk),
+                                           toIndexValue(rewriter, loc, sq));
+    SmallVector<Value> inputs = {scores};
+    if (Value mask = adaptor.getMask())
+      inputs.push_back(mask);
+    bool hasMask = inputs.size() == 2;
+    Value logits = buildElementwise(
+        rewriter, loc, scoreSizes, inputs, "attention",
+        [&](OpBuilder &b, Location loc, ValueRange in, Value) -> Value {
+          Value x = arith::MulFOp::create(b, loc, in[0], scale);
+          if (hasMask)
+            x = arith::AddFOp::create(b, loc, x, in[1]);
+          if (!causalOffset)
+            return x;
+          Value i = linalg::IndexOp::create(b, loc, rank - 2);
+          Value j = linalg::IndexOp::create(b, loc, rank - 1);
+          Value inf = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(kNegInf));
+          return arith::SelectOp::create(
+              b, loc, isAboveDiagonal(b, loc, i, j, causalOffset), inf, x);
+        });
+    Value probs = buildSoftmax(rewriter, loc, logits, scoreSizes,
+                               /*zeroFullyMasked=*/true);
+
+    // out[b, i, e] = sum_j probs[b, i, j] * v[b, j, e]; loops (b.., i, e, j).
+    SmallVector<OpFoldResult> candidates(batchSizes);
+    candidates.append({sq, dim(v, rank - 1)});
+    SmallVector<OpFoldResult> outSizes = sizesOfType(
+        rewriter, loc, cast<RankedTensorType>(op.getType()), candidates);
+    int64_t le = batch + 1, lk = batch + 2;
+    Value result = buildGeneric(
+        rewriter, loc, filledTensor(rewriter, loc, outSizes, 0.0f),
+        {{probs, withBatch({d(li), d(lk)})}, {v, withBatch({d(lk), d(le)})}},
+        withBatch({d(li), d(le)}), iterators, mulAdd);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+} // namespace
+
+void lowering::populateAttentionPatterns(RewritePatternSet &patterns) {
+  patterns.add<CreateCausalMaskLowering, AttentionLowering>(
+      patterns.getContext());
+}

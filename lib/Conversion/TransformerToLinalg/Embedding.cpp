@@ -1,0 +1,205 @@
+//===- Embedding.cpp - Lower embedding and rope ---------------------------===//
+
+#include "LoweringUtils.h"
+#include "Patterns.h"
+
+#include "Transformer/IR/TransformerOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace mlir::transformer;
+using namespace mlir::transformer::lowering;
+
+namespace {
+
+/// Reduces every element of the integer tensor `ids` to one scalar with
+/// `combine`, starting from `init`.
+Value reduceAll(OpBuilder &b, Location loc, Value ids, int64_t init,
+                function_ref<Value(OpBuilder &, Location, Value, Value)>
+                    combine) {
+  MLIRContext *ctx = b.getContext();
+  auto type = cast<RankedTensorType>(ids.getType());
+  Type intType = type.getElementType();
+  Value empty = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, intType);
+  Value initValue =
+      arith::ConstantOp::create(b, loc, b.getIntegerAttr(intType, init));
+  Value acc = linalg::FillOp::create(b, loc, initValue, empty).getResult(0);
+  int64_t rank = type.getRank();
+  Value reduced = buildGeneric(
+      b, loc, acc, {{ids, AffineMap::getMultiDimIdentityMap(rank, ctx)}},
+      AffineMap::get(rank, 0, {}, ctx),
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::reduction),
+      [&](OpBuilder &b, Location loc, ValueRange in, Value acc) {
+        return combine(b, loc, in[0], acc);
+      });
+  return tensor::ExtractOp::create(b, loc, reduced, ValueRange{});
+}
+
+/// out[.., d] = table[ids[..], d], after checking every id is in [0, V).
+struct EmbeddingLowering : OpConversionPattern<EmbeddingOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(EmbeddingOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedTypes(op)))
+      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Value ids = adaptor.getIds(), table = adaptor.getTable();
+    auto idsType = cast<RankedTensorType>(ids.getType());
+    auto intType = cast<IntegerType>(idsType.getElementType());
+    int64_t rank = idsType.getRank();
+
+    // The bounds check: min(ids) >= 0 and max(ids) < V.
+    unsigned width = intType.getWidth();
+    Value minId = reduceAll(
+        rewriter, loc, ids, APInt::getSignedMaxValue(width).getSExtValue(),
+        [](OpBuilder &b, Location loc, Value x, Value acc) -> Value {
+          return arith::MinSIOp::create(b, loc, x, acc);
+        });
+    Value maxId = reduceAll(
+        rewriter, loc, ids, APInt::getSignedMinValue(width).getSExtValue(),
+        [](OpBuilder &b, Location loc, Value x, Value acc) -> Value {
+          return arith::MaxSIOp::create(b, loc, x, acc);
+        });
+    Value vocab = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getI64Type(),
+        toIndexValue(rewriter, loc, dimSize(rewriter, loc, table, 0)));
+    auto toI64 = [&](Value id) -> Value {
+      if (width == 64)
+        return id;
+      return arith::ExtSIOp::create(rewriter, loc, rewriter.getI64Type(), id);
+    };
+    Value minI64 = toI64(minId), maxI64 = toI64(maxId);
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getI64IntegerAttr(0));
+    Value inRange = arith::AndIOp::create(
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, minI64,
+                              zero),
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, maxI64,
+                              vocab));
+    cf::AssertOp::create(rewriter, loc, inRange,
+                         "transformer.embedding: a token id is outside "
+                         "[0, V) of the table");
+
+    SmallVector<OpFoldResult> candidates;
+    for (int64_t i = 0; i < rank; ++i)
+      candidates.push_back(dimSize(rewriter, loc, ids, i));
+    candidates.push_back(dimSize(rewriter, loc, table, 1));
+    SmallVector<OpFoldResult> sizes = sizesOfType(
+        rewriter, loc, cast<RankedTensorType>(op.getType()), candidates);
+    Value result = buildGeneric(
+        rewriter, loc, emptyTensor(rewriter, loc, sizes),
+        {{ids, AffineMap::getMultiDimIdentityMap(rank + 1, ctx)
+                   .getMajorSubMap(rank)}},
+        AffineMap::getMultiDimIdentityMap(rank + 1, ctx),
+        SmallVector<utils::IteratorType>(rank + 1,
+                                         utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location loc, ValueRange in, Value) -> Value {
+          Value row = arith::IndexCastOp::create(b, loc, b.getIndexType(), in[0]);
+          Value col = linalg::IndexOp::create(b, loc, rank);
+          return tensor::ExtractOp::create(b, loc, table, ValueRange{row, col});
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Rotates pairs (x[2j], x[2j+1]) of the row at position p by p * theta_j,
+/// theta_j = base^(-2j/D).
+struct RopeLowering : OpConversionPattern<RopeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(RopeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedTypes(op)))
+      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Value x = adaptor.getInput();
+    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+    SmallVector<OpFoldResult> candidates;
+    for (int64_t i = 0; i < rank; ++i)
+      candidates.push_back(dimSize(rewriter, loc, x, i));
+    SmallVector<OpFoldResult> sizes = sizesOfType(
+        rewriter, loc, cast<RankedTensorType>(op.getType()), candidates);
+    assertBroadcastable(rewriter, loc, x, sizes, "transformer.rope: input");
+
+    Value cZero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value cOne = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value dimD = toIndexValue(rewriter, loc, sizes.back());
+    if (!getConstantIntValue(sizes.back())) {
+      Value two = arith::ConstantIndexOp::create(rewriter, loc, 2);
+      Value odd = arith::RemUIOp::create(rewriter, loc, dimD, two);
+      cf::AssertOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, odd,
+                                cZero),
+          "transformer.rope: the last dimension must be even");
+    }
+    Value offset = adaptor.getOffset();
+    if (offset)
+      cf::AssertOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge,
+                                offset, cZero),
+          "transformer.rope: the position offset is negative");
+    else
+      offset = cZero;
+    Value sizeD = toF32(rewriter, loc, sizes.back());
+    Value base = arith::ConstantOp::create(rewriter, loc, op.getBaseAttr());
+
+    auto toF32Value = [](OpBuilder &b, Location loc, Value index) -> Value {
+      Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+      return arith::SIToFPOp::create(b, loc, b.getF32Type(), i64);
+    };
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    Value result = buildGeneric(
+        rewriter, loc, emptyTensor(rewriter, loc, sizes), {{x, identity}},
+        identity,
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location loc, ValueRange in, Value) -> Value {
+          SmallVector<Value> indices;
+          for (int64_t i = 0; i < rank; ++i)
+            indices.push_back(linalg::IndexOp::create(b, loc, i));
+          Value d = indices.back();
+          Value parity = arith::AndIOp::create(b, loc, d, cOne);
+          indices.back() = arith::XOrIOp::create(b, loc, d, cOne);
+          Value partner = tensor::ExtractOp::create(b, loc, x, indices);
+          // theta = base^(-(2j)/D) where 2j = d - parity.
+          Value twoJ = arith::SubIOp::create(b, loc, d, parity);
+          Value exponent = arith::NegFOp::create(
+              b, loc,
+              arith::DivFOp::create(b, loc, toF32Value(b, loc, twoJ), sizeD));
+          Value theta = math::PowFOp::create(b, loc, base, exponent);
+          Value pos = arith::AddIOp::create(b, loc, indices[rank - 2], offset);
+          Value angle =
+              arith::MulFOp::create(b, loc, toF32Value(b, loc, pos), theta);
+          Value cos = math::CosOp::create(b, loc, angle);
+          Value sin = math::SinOp::create(b, loc, angle);
+          // even d: x cos - partner sin; odd d: x cos + partner sin.
+          Value isEven = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                               parity, cZero);
+          Value signedPartner = arith::SelectOp::create(
+              b, loc, isEven, arith::NegFOp::create(b, loc, partner), partner);
+          return arith::AddFOp::create(
+              b, loc, arith::MulFOp::create(b, loc, in[0], cos),
+              arith::MulFOp::create(b, loc, signedPartner, sin));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+} // namespace
+
+void lowering::populateEmbeddingPatterns(RewritePatternSet &patterns) {
+  patterns.add<EmbeddingLowering, RopeLowering>(patterns.getContext());
+}

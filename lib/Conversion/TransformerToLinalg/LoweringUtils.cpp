@@ -1,0 +1,247 @@
+//===- LoweringUtils.cpp - Helpers shared by the lowering patterns --------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::transformer;
+using namespace mlir::transformer::lowering;
+
+OpFoldResult lowering::dimSize(OpBuilder &b, Location loc, Value value,
+                               int64_t dim) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (!type.isDynamicDim(dim))
+    return b.getIndexAttr(type.getDimSize(dim));
+  return tensor::DimOp::create(b, loc, value, dim).getResult();
+}
+
+Value lowering::toIndexValue(OpBuilder &b, Location loc, OpFoldResult size) {
+  if (auto value = dyn_cast<Value>(size))
+    return value;
+  return arith::ConstantIndexOp::create(
+      b, loc, cast<IntegerAttr>(cast<Attribute>(size)).getInt());
+}
+
+Value lowering::toF32(OpBuilder &b, Location loc, OpFoldResult size) {
+  if (auto attr = dyn_cast<Attribute>(size))
+    return arith::ConstantOp::create(
+        b, loc, b.getF32FloatAttr(cast<IntegerAttr>(attr).getInt()));
+  Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                         cast<Value>(size));
+  return arith::SIToFPOp::create(b, loc, b.getF32Type(), i64);
+}
+
+void lowering::assertEqualSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
+                                OpFoldResult rhs, const Twine &message) {
+  std::optional<int64_t> l = getConstantIntValue(lhs);
+  std::optional<int64_t> r = getConstantIntValue(rhs);
+  if (l && r)
+    return; // Both static: the verifier has already compared them.
+  if (auto lv = dyn_cast<Value>(lhs))
+    if (auto rv = dyn_cast<Value>(rhs))
+      if (lv == rv)
+        return;
+  Value eq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                   toIndexValue(b, loc, lhs),
+                                   toIndexValue(b, loc, rhs));
+  cf::AssertOp::create(b, loc, eq, message.str());
+}
+
+SmallVector<OpFoldResult>
+lowering::sizesOfType(OpBuilder &b, Location loc, RankedTensorType type,
+                      ArrayRef<OpFoldResult> candidates) {
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (!type.isDynamicDim(i))
+      sizes.push_back(b.getIndexAttr(type.getDimSize(i)));
+    else
+      sizes.push_back(toIndexValue(b, loc, candidates[i]));
+  }
+  return sizes;
+}
+
+Value lowering::emptyTensor(OpBuilder &b, Location loc,
+                            ArrayRef<OpFoldResult> sizes) {
+  return tensor::EmptyOp::create(b, loc, sizes, b.getF32Type());
+}
+
+Value lowering::filledTensor(OpBuilder &b, Location loc,
+                             ArrayRef<OpFoldResult> sizes, float fill) {
+  Value empty = emptyTensor(b, loc, sizes);
+  Value value = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(fill));
+  return linalg::FillOp::create(b, loc, value, empty).getResult(0);
+}
+
+/// Whether operand dim `size` (static 1) is stretched to the loop size.
+static bool isBroadcastDim(int64_t operandDim, OpFoldResult loopSize) {
+  if (operandDim != 1)
+    return false;
+  std::optional<int64_t> loop = getConstantIntValue(loopSize);
+  return !loop || *loop != 1;
+}
+
+AffineMap lowering::broadcastMap(MLIRContext *ctx, RankedTensorType type,
+                                 ArrayRef<OpFoldResult> sizes) {
+  int64_t rank = sizes.size();
+  int64_t lead = rank - type.getRank();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (isBroadcastDim(type.getDimSize(i), sizes[lead + i]))
+      exprs.push_back(getAffineConstantExpr(0, ctx));
+    else
+      exprs.push_back(getAffineDimExpr(lead + i, ctx));
+  }
+  return AffineMap::get(rank, 0, exprs, ctx);
+}
+
+void lowering::assertBroadcastable(OpBuilder &b, Location loc, Value value,
+                                   ArrayRef<OpFoldResult> sizes,
+                                   const Twine &what) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t lead = sizes.size() - type.getRank();
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (isBroadcastDim(type.getDimSize(i), sizes[lead + i]))
+      continue;
+    assertEqualSizes(b, loc, dimSize(b, loc, value, i), sizes[lead + i],
+                     what + ": dimension " + Twine(i) +
+                         " does not match the result (dynamic dimensions "
+                         "do not broadcast)");
+  }
+}
+
+AffineMap lowering::rowMap(MLIRContext *ctx, int64_t rank) {
+  return AffineMap::getMultiDimIdentityMap(rank, ctx).getMajorSubMap(rank - 1);
+}
+
+Value lowering::buildGeneric(OpBuilder &b, Location loc, Value init,
+                             ArrayRef<MappedInput> inputs, AffineMap outMap,
+                             ArrayRef<utils::IteratorType> iterators,
+                             GenericBody body) {
+  SmallVector<Value> values;
+  SmallVector<AffineMap> maps;
+  for (const MappedInput &input : inputs) {
+    values.push_back(input.value);
+    maps.push_back(input.map);
+  }
+  maps.push_back(outMap);
+  auto generic = linalg::GenericOp::create(
+      b, loc, init.getType(), values, init, maps, iterators,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        Value result = body(nested, nestedLoc, args.drop_back(), args.back());
+        linalg::YieldOp::create(nested, nestedLoc, result);
+      });
+  return generic.getResult(0);
+}
+
+Value lowering::buildElementwise(OpBuilder &b, Location loc,
+                                 ArrayRef<OpFoldResult> sizes,
+                                 ValueRange inputs, StringRef opName,
+                                 GenericBody body) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<MappedInput> mapped;
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    assertBroadcastable(b, loc, input, sizes,
+                        "transformer." + opName + ": operand " + Twine(i));
+    mapped.push_back(
+        {input, broadcastMap(ctx, cast<RankedTensorType>(input.getType()),
+                             sizes)});
+  }
+  int64_t rank = sizes.size();
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  return buildGeneric(b, loc, emptyTensor(b, loc, sizes), mapped,
+                      AffineMap::getMultiDimIdentityMap(rank, ctx), iterators,
+                      body);
+}
+
+Value lowering::reduceLastDim(OpBuilder &b, Location loc, Value input,
+                              ArrayRef<OpFoldResult> sizes, float init,
+                              GenericBody combine) {
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = sizes.size();
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators.back() = utils::IteratorType::reduction;
+  Value acc = filledTensor(b, loc, sizes.drop_back(), init);
+  return buildGeneric(b, loc, acc,
+                      {{input, AffineMap::getMultiDimIdentityMap(rank, ctx)}},
+                      rowMap(ctx, rank), iterators, combine);
+}
+
+Value lowering::buildSoftmax(OpBuilder &b, Location loc, Value input,
+                             ArrayRef<OpFoldResult> sizes,
+                             bool zeroFullyMasked) {
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = sizes.size();
+  float negInf = -std::numeric_limits<float>::infinity();
+  SmallVector<utils::IteratorType> parallel(rank,
+                                            utils::IteratorType::parallel);
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
+
+  Value max = reduceLastDim(
+      b, loc, input, sizes, negInf,
+      [](OpBuilder &b, Location loc, ValueRange in, Value acc) -> Value {
+        return arith::MaximumFOp::create(b, loc, in[0], acc);
+      });
+  Value exps = buildGeneric(
+      b, loc, emptyTensor(b, loc, sizes),
+      {{input, identity}, {max, rowMap(ctx, rank)}}, identity, parallel,
+      [&](OpBuilder &b, Location loc, ValueRange in, Value) -> Value {
+        Value diff = arith::SubFOp::create(b, loc, in[0], in[1]);
+        Value exp = math::ExpOp::create(b, loc, diff);
+        if (!zeroFullyMasked)
+          return exp;
+        Value inf = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(negInf));
+        Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+        Value masked =
+            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, in[1], inf);
+        return arith::SelectOp::create(b, loc, masked, zero, exp);
+      });
+  Value sum = reduceLastDim(
+      b, loc, exps, sizes, 0.0f,
+      [](OpBuilder &b, Location loc, ValueRange in, Value acc) -> Value {
+        return arith::AddFOp::create(b, loc, in[0], acc);
+      });
+  return buildGeneric(
+      b, loc, emptyTensor(b, loc, sizes),
+      {{exps, identity}, {sum, rowMap(ctx, rank)}}, identity, parallel,
+      [&](OpBuilder &b, Location loc, ValueRange in, Value) -> Value {
+        Value quotient = arith::DivFOp::create(b, loc, in[0], in[1]);
+        if (!zeroFullyMasked)
+          return quotient;
+        Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+        Value empty =
+            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, in[1], zero);
+        return arith::SelectOp::create(b, loc, empty, zero, quotient);
+      });
+}
+
+Value lowering::castToType(OpBuilder &b, Location loc, Value value,
+                           RankedTensorType type, StringRef opName) {
+  if (value.getType() == type)
+    return value;
+  auto from = cast<RankedTensorType>(value.getType());
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (from.isDynamicDim(i) && !type.isDynamicDim(i))
+      assertEqualSizes(b, loc, dimSize(b, loc, value, i),
+                       b.getIndexAttr(type.getDimSize(i)),
+                       "transformer." + opName + ": dimension " + Twine(i) +
+                           " of the result does not match its declared type");
+  return tensor::CastOp::create(b, loc, type, value);
+}
+
+LogicalResult lowering::checkRankedTypes(Operation *op) {
+  for (Type type : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
+                                      llvm::to_vector(op->getResultTypes())))
+    if (isa<UnrankedTensorType>(type))
+      return op->emitOpError()
+             << "has an unranked type " << type
+             << "; run --transformer-shape-inference before lowering";
+  return success();
+}

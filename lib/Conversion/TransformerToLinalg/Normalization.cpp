@@ -1,0 +1,167 @@
+//===- Normalization.cpp - Lower softmax, masked_softmax, layer_norm ------===//
+
+#include "LoweringUtils.h"
+#include "Patterns.h"
+
+#include "Transformer/IR/TransformerOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace mlir::transformer;
+using namespace mlir::transformer::lowering;
+
+namespace {
+
+/// The sizes of `op`'s result, whose shape is that of `input`.
+SmallVector<OpFoldResult> sizesLikeInput(OpBuilder &b, Location loc,
+                                         Operation *op, Value input) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  SmallVector<OpFoldResult> candidates;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    candidates.push_back(dimSize(b, loc, input, i));
+  SmallVector<OpFoldResult> sizes = sizesOfType(b, loc, type, candidates);
+  // The declared type may pin a dim that the input leaves dynamic.
+  assertBroadcastable(b, loc, input, sizes,
+                      "transformer." + op->getName().stripDialect() +
+                          ": input");
+  return sizes;
+}
+
+/// Re-types `value` to the exact declared result type of `op`.
+Value retype(OpBuilder &b, Location loc, Operation *op, Value value) {
+  return castToType(b, loc, value,
+                    cast<RankedTensorType>(op->getResult(0).getType()),
+                    op->getName().stripDialect());
+}
+
+struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(SoftmaxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedTypes(op)))
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<OpFoldResult> sizes =
+        sizesLikeInput(rewriter, loc, op, adaptor.getInput());
+    Value result = buildSoftmax(rewriter, loc, adaptor.getInput(), sizes,
+                                /*zeroFullyMasked=*/false);
+    rewriter.replaceOp(op, retype(rewriter, loc, op, result));
+    return success();
+  }
+};
+
+struct MaskedSoftmaxLowering : OpConversionPattern<MaskedSoftmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MaskedSoftmaxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedTypes(op)))
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<OpFoldResult> sizes =
+        sizesLikeInput(rewriter, loc, op, adaptor.getInput());
+    Value masked = buildElementwise(
+        rewriter, loc, sizes, {adaptor.getInput(), adaptor.getMask()},
+        "masked_softmax",
+        [](OpBuilder &b, Location loc, ValueRange in, Value) -> Value {
+          return arith::AddFOp::create(b, loc, in[0], in[1]);
+        });
+    Value result =
+        buildSoftmax(rewriter, loc, masked, sizes, /*zeroFullyMasked=*/true);
+    rewriter.replaceOp(op, retype(rewriter, loc, op, result));
+    return success();
+  }
+};
+
+/// (x - mean) * rsqrt(var + eps) * gamma + beta, with the biased variance.
+struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LayerNormOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedTypes(op)))
+      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Value x = adaptor.getInput();
+    SmallVector<OpFoldResult> sizes = sizesLikeInput(rewriter, loc, op, x);
+    int64_t rank = sizes.size();
+    for (auto [name, param] :
+         {std::pair<StringRef, Value>{"gamma", adaptor.getGamma()},
+          {"beta", adaptor.getBeta()}})
+      assertEqualSizes(rewriter, loc, dimSize(rewriter, loc, param, 0),
+                       sizes.back(),
+                       "transformer.layer_norm: the size of " + name +
+                           " differs from the last dimension of the input");
+
+    Value count = toF32(rewriter, loc, sizes.back());
+    Value epsilon =
+        arith::ConstantOp::create(rewriter, loc, op.getEpsilonAttr());
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    AffineMap rows = rowMap(ctx, rank);
+    AffineMap lastDim =
+        AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx), ctx);
+    SmallVector<utils::IteratorType> parallel(rank,
+                                              utils::IteratorType::parallel);
+    SmallVector<utils::IteratorType> reduceLast(parallel);
+    reduceLast.back() = utils::IteratorType::reduction;
+    auto add = [](OpBuilder &b, Location loc, ValueRange in, Value acc) {
+      return arith::AddFOp::create(b, loc, in[0], acc).getResult();
+    };
+    // Divides each row total by D.
+    auto perRow = [&](Value totals) {
+      SmallVector<OpFoldResult> rowSizes(ArrayRef(sizes).drop_back());
+      AffineMap id = AffineMap::getMultiDimIdentityMap(rank - 1, ctx);
+      return buildGeneric(
+          rewriter, loc, emptyTensor(rewriter, loc, rowSizes), {{totals, id}},
+          id, SmallVector<utils::IteratorType>(rank - 1,
+                                               utils::IteratorType::parallel),
+          [&](OpBuilder &b, Location loc, ValueRange in, Value) -> Value {
+            return arith::DivFOp::create(b, loc, in[0], count);
+          });
+    };
+
+    Value mean = perRow(reduceLastDim(rewriter, loc, x, sizes, 0.0f, add));
+    Value sumSq = buildGeneric(
+        rewriter, loc,
+        filledTensor(rewriter, loc, ArrayRef(sizes).drop_back(), 0.0f),
+        {{x, identity}, {mean, rows}}, rows, reduceLast,
+        [](OpBuilder &b, Location loc, ValueRange in, Value acc) -> Value {
+          Value diff = arith::SubFOp::create(b, loc, in[0], in[1]);
+          Value sq = arith::MulFOp::create(b, loc, diff, diff);
+          return arith::AddFOp::create(b, loc, acc, sq);
+        });
+    Value variance = perRow(sumSq);
+    Value result = buildGeneric(
+        rewriter, loc, emptyTensor(rewriter, loc, sizes),
+        {{x, identity},
+         {mean, rows},
+         {variance, rows},
+         {adaptor.getGamma(), lastDim},
+         {adaptor.getBeta(), lastDim}},
+        identity, parallel,
+        [&](OpBuilder &b, Location loc, ValueRange in, Value) -> Value {
+          Value centered = arith::SubFOp::create(b, loc, in[0], in[1]);
+          Value denom = math::RsqrtOp::create(
+              b, loc, arith::AddFOp::create(b, loc, in[2], epsilon));
+          Value normed = arith::MulFOp::create(b, loc, centered, denom);
+          Value scaled = arith::MulFOp::create(b, loc, normed, in[3]);
+          return arith::AddFOp::create(b, loc, scaled, in[4]);
+        });
+    rewriter.replaceOp(op, retype(rewriter, loc, op, result));
+    return success();
+  }
+};
+} // namespace
+
+void lowering::populateNormalizationPatterns(RewritePatternSet &patterns) {
+  patterns.add<SoftmaxLowering, MaskedSoftmaxLowering, LayerNormLowering>(
+      patterns.getContext());
+}

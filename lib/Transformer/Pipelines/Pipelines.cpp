@@ -1,0 +1,78 @@
+//===- Pipelines.cpp - The transformer compilation pipelines --------------===//
+
+#include "Transformer/Pipelines/Pipelines.h"
+
+#include "Transformer/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::transformer;
+
+void transformer::buildTransformerToLinalgPipeline(
+    OpPassManager &pm, const TransformerPipelineOptions &opts) {
+  pm.addPass(createTransformerShapeInferencePass());
+  pm.addPass(createCanonicalizerPass());
+  if (opts.optLevel >= 1 && opts.fuseAttention)
+    pm.addNestedPass<func::FuncOp>(createTransformerFuseAttentionPass());
+  pm.addPass(createConvertTransformerToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void transformer::buildLinalgToLLVMPipeline(
+    OpPassManager &pm, const TransformerPipelineOptions &opts) {
+  if (opts.optLevel >= 1)
+    pm.addPass(createLinalgElementwiseOpFusionPass());
+
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  // Identity layouts at function boundaries: callers (and transformer-run)
+  // pass plain contiguous buffers, and no memrefCopy runtime is needed.
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::buildBufferDeallocationPipeline(pm);
+
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  // What math-to-llvm leaves (erf, tanh, ...) becomes libm calls.
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void transformer::buildTransformerToLLVMPipeline(
+    OpPassManager &pm, const TransformerPipelineOptions &opts) {
+  buildTransformerToLinalgPipeline(pm, opts);
+  buildLinalgToLLVMPipeline(pm, opts);
+}
+
+void transformer::registerTransformerPipelines() {
+  PassPipelineRegistration<TransformerPipelineOptions>(
+      "transformer-to-linalg-pipeline",
+      "Shape inference, canonicalization, attention fusion and lowering to "
+      "linalg on tensors",
+      buildTransformerToLinalgPipeline);
+  PassPipelineRegistration<TransformerPipelineOptions>(
+      "transformer-to-llvm",
+      "Compile the transformer dialect (mixed with upstream tensor-level "
+      "dialects) down to the LLVM dialect",
+      buildTransformerToLLVMPipeline);
+}
