@@ -33,12 +33,28 @@ bool acceptsRefinedOperand(Operation *user) {
   return isa<ShapeInferenceOpInterface, func::ReturnOp>(user);
 }
 
+/// Replaces operands that are tensor.casts of a more precise value by that
+/// value (inlining leaves such casts at call boundaries): transformer ops
+/// accept any compatible type, and the precise one lets inference proceed.
+void bypassLossyCasts(Operation *op) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto cast = operand.get().getDefiningOp<tensor::CastOp>();
+    if (!cast)
+      continue;
+    auto source = dyn_cast<TensorType>(cast.getSource().getType());
+    auto result = dyn_cast<TensorType>(cast.getType());
+    if (source && result && meetTensorTypes(source, result) == source)
+      operand.set(cast.getSource());
+  }
+}
+
 /// Refines every interface op of `func` in order. Returns failure after
 /// reporting an inconsistency.
 LogicalResult refineFunctionBody(func::FuncOp func) {
   WalkResult result = func.walk([&](ShapeInferenceOpInterface op) {
     Value value = op->getResult(0);
     Type before = value.getType();
+    bypassLossyCasts(op);
     if (failed(op.inferShapes()))
       return WalkResult::interrupt();
     if (value.getType() == before)

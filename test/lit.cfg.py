@@ -1,0 +1,44 @@
+# -*- Python -*-
+# lit configuration of the transformer-mlir regression tests.
+
+import os
+import subprocess
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "TRANSFORMER"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.transformer_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%src_root", config.transformer_src_root))
+config.substitutions.append(("%obj_root", config.transformer_obj_root))
+config.substitutions.append(("%test_lib", os.path.join(config.test_source_root, "lib")))
+
+# Catch variables that leak between CHECK-LABEL blocks, as upstream does.
+config.environment["FILECHECK_OPTS"] = "-enable-var-scope --allow-unused-prefixes=false"
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.transformer_tools_dir, config.llvm_tools_dir]
+tools = ["transformer-opt", "mlir-translate", "mlir-opt"]
+if os.path.exists(os.path.join(config.transformer_tools_dir, "transformer-run")):
+    tools.append("transformer-run")
+    config.available_features.add("transformer-run")
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# The execution tests compare with numpy computed by test/lib helpers.
+try:
+    subprocess.check_call([config.python_executable, "-c", "import numpy"],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    config.available_features.add("numpy")
+except (OSError, subprocess.CalledProcessError):
+    pass
