@@ -1,0 +1,57 @@
+// RUN: transformer-opt %s --lower-transformer -split-input-file | FileCheck %s
+
+// Every id is checked against [0, V) before the gather.
+// CHECK-LABEL: func @embedding
+// CHECK: arith.minsi
+// CHECK: arith.maxsi
+// CHECK: %[[V:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK: arith.cmpi sge
+// CHECK: arith.cmpi slt, %{{.*}}, %[[V]] : i64
+// CHECK: cf.assert %{{.*}}, "transformer.embedding: a token id is outside [0, V) of the table"
+// CHECK: linalg.generic {{.*}} ins(%arg0 : tensor<2x3xi32>) outs(%{{.*}} : tensor<2x3x4xf32>)
+// CHECK: arith.index_cast %{{.*}} : i32 to index
+// CHECK: linalg.index 2
+// CHECK: tensor.extract %arg1
+func.func @embedding(%ids: tensor<2x3xi32>, %table: tensor<10x4xf32>) -> tensor<2x3x4xf32> {
+  %0 = transformer.embedding %ids, %table : tensor<2x3xi32>, tensor<10x4xf32> -> tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @embedding_dynamic_i64
+// CHECK: tensor.dim %arg1, %{{.*}} : tensor<?x?xf32>
+// CHECK: cf.assert
+// CHECK: tensor.extract %arg1
+func.func @embedding_dynamic_i64(%ids: tensor<?xi64>, %table: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = transformer.embedding %ids, %table : tensor<?xi64>, tensor<?x?xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @rope
+// CHECK-NOT: cf.assert
+// CHECK: linalg.generic
+// CHECK: arith.xori
+// CHECK: tensor.extract %arg0
+// CHECK: math.powf
+// CHECK: math.cos
+// CHECK: math.sin
+func.func @rope(%x: tensor<1x3x8xf32>) -> tensor<1x3x8xf32> {
+  %0 = transformer.rope %x : tensor<1x3x8xf32> -> tensor<1x3x8xf32>
+  return %0 : tensor<1x3x8xf32>
+}
+
+// -----
+
+// With an offset and a dynamic head size: both are checked.
+// CHECK-LABEL: func @rope_offset_dynamic
+// CHECK: cf.assert %{{.*}}, "transformer.rope: the last dimension must be even"
+// CHECK: cf.assert %{{.*}}, "transformer.rope: the position offset is negative"
+// CHECK: linalg.generic
+// CHECK: arith.addi %{{.*}}, %arg1 : index
+func.func @rope_offset_dynamic(%x: tensor<?x?xf32>, %pos: index) -> tensor<?x?xf32> {
+  %0 = transformer.rope %x at %pos : tensor<?x?xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
