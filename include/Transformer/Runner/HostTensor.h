@@ -1,0 +1,83 @@
+//===- HostTensor.h - Tensors and scalars held by transformer-run -*- C++ -*-===//
+//
+// The values transformer-run passes to and receives from compiled functions:
+// dense row-major arrays of f32, i32 or i64 (index is held as i64), or scalars
+// (rank 0). Kept free of MLIR headers so that the input parsers can be fuzzed
+// on their own.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRANSFORMER_RUNNER_HOSTTENSOR_H
+#define TRANSFORMER_RUNNER_HOSTTENSOR_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace mlir::transformer::runner {
+
+enum class ElementType { F32, I32, I64, Index };
+
+/// `f32`, `i32`, `i64`, `index`.
+llvm::StringRef elementTypeName(ElementType type);
+std::optional<ElementType> parseElementType(llvm::StringRef name);
+/// Bytes per element (index is stored as 64 bits).
+size_t elementSize(ElementType type);
+
+/// The largest tensor the runner will allocate for an input or an expected
+/// output (1 GiB): a bigger declared shape is an error, not an allocation.
+constexpr uint64_t kMaxTensorBytes = uint64_t(1) << 30;
+
+/// Frees memory from std::aligned_alloc.
+struct FreeDeleter {
+  void operator()(void *ptr) const { std::free(ptr); }
+};
+
+/// An owning dense row-major tensor (or a scalar when `isScalar`).
+class HostTensor {
+public:
+  /// Allocates a zero-filled tensor; fails when the size overflows or is
+  /// above kMaxTensorBytes.
+  static llvm::Expected<HostTensor> allocate(ElementType type,
+                                             llvm::ArrayRef<int64_t> shape,
+                                             bool isScalar = false);
+
+  ElementType getElementType() const { return type; }
+  llvm::ArrayRef<int64_t> getShape() const { return shape; }
+  bool isScalar() const { return scalar; }
+  int64_t getRank() const { return shape.size(); }
+  int64_t getNumElements() const { return numElements; }
+  size_t getNumBytes() const { return numElements * elementSize(type); }
+  void *getData() { return data.get(); }
+  const void *getData() const { return data.get(); }
+
+  /// Element `i` (row-major) converted to double, for printing and compares.
+  double getAsDouble(int64_t i) const;
+  /// Sets element `i` from a double (rounded for integers).
+  void setFromDouble(int64_t i, double value);
+
+  /// `2x3xf32`, or `f32` for a scalar.
+  std::string getTypeString() const;
+
+private:
+  ElementType type = ElementType::F32;
+  llvm::SmallVector<int64_t> shape;
+  bool scalar = false;
+  int64_t numElements = 0;
+  std::unique_ptr<char, FreeDeleter> data;
+};
+
+/// Multiplies out `shape` into an element count, failing on negative dims or
+/// when the byte size would exceed kMaxTensorBytes.
+llvm::Expected<int64_t> checkedNumElements(llvm::ArrayRef<int64_t> shape,
+                                           ElementType type);
+
+} // namespace mlir::transformer::runner
+
+#endif // TRANSFORMER_RUNNER_HOSTTENSOR_H

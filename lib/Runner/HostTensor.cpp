@@ -1,0 +1,119 @@
+//===- HostTensor.cpp - Tensors and scalars held by transformer-run -------===//
+
+#include "Transformer/Runner/HostTensor.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace mlir::transformer;
+using namespace mlir::transformer::runner;
+
+llvm::StringRef runner::elementTypeName(ElementType type) {
+  switch (type) {
+  case ElementType::F32:
+    return "f32";
+  case ElementType::I32:
+    return "i32";
+  case ElementType::I64:
+    return "i64";
+  case ElementType::Index:
+    return "index";
+  }
+  return "?";
+}
+
+std::optional<ElementType> runner::parseElementType(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<ElementType>>(name)
+      .Case("f32", ElementType::F32)
+      .Case("i32", ElementType::I32)
+      .Case("i64", ElementType::I64)
+      .Case("index", ElementType::Index)
+      .Default(std::nullopt);
+}
+
+size_t runner::elementSize(ElementType type) {
+  return type == ElementType::F32 || type == ElementType::I32 ? 4 : 8;
+}
+
+llvm::Expected<int64_t>
+runner::checkedNumElements(llvm::ArrayRef<int64_t> shape, ElementType type) {
+  uint64_t count = 1;
+  uint64_t limit = kMaxTensorBytes / elementSize(type);
+  for (int64_t dim : shape) {
+    if (dim < 0)
+      return llvm::createStringError("negative dimension %lld",
+                                     static_cast<long long>(dim));
+    if (dim != 0 && count > limit / static_cast<uint64_t>(dim))
+      return llvm::createStringError(
+          "tensor of %s elements is larger than the %llu MiB limit",
+          llvm::join(llvm::map_range(shape,
+                                     [](int64_t d) { return std::to_string(d); }),
+                     "x")
+              .c_str(),
+          static_cast<unsigned long long>(kMaxTensorBytes >> 20));
+    count *= dim;
+  }
+  return static_cast<int64_t>(count);
+}
+
+llvm::Expected<HostTensor> HostTensor::allocate(ElementType type,
+                                                llvm::ArrayRef<int64_t> shape,
+                                                bool isScalar) {
+  llvm::Expected<int64_t> count = checkedNumElements(shape, type);
+  if (!count)
+    return count.takeError();
+  HostTensor tensor;
+  tensor.type = type;
+  tensor.shape.assign(shape.begin(), shape.end());
+  tensor.scalar = isScalar;
+  tensor.numElements = *count;
+  // 64-byte alignment suits vector loads; aligned_alloc needs a multiple of
+  // the alignment and a non-zero size.
+  size_t bytes = std::max<size_t>(64, (tensor.getNumBytes() + 63) / 64 * 64);
+  void *ptr = std::aligned_alloc(64, bytes);
+  if (!ptr)
+    return llvm::createStringError("out of memory allocating %zu bytes",
+                                   bytes);
+  std::memset(ptr, 0, bytes);
+  tensor.data.reset(static_cast<char *>(ptr));
+  return tensor;
+}
+
+double HostTensor::getAsDouble(int64_t i) const {
+  switch (type) {
+  case ElementType::F32:
+    return static_cast<const float *>(getData())[i];
+  case ElementType::I32:
+    return static_cast<const int32_t *>(getData())[i];
+  case ElementType::I64:
+  case ElementType::Index:
+    return static_cast<double>(static_cast<const int64_t *>(getData())[i]);
+  }
+  return 0;
+}
+
+void HostTensor::setFromDouble(int64_t i, double value) {
+  switch (type) {
+  case ElementType::F32:
+    static_cast<float *>(getData())[i] = static_cast<float>(value);
+    return;
+  case ElementType::I32:
+    static_cast<int32_t *>(getData())[i] = static_cast<int32_t>(value);
+    return;
+  case ElementType::I64:
+  case ElementType::Index:
+    static_cast<int64_t *>(getData())[i] = static_cast<int64_t>(value);
+    return;
+  }
+}
+
+std::string HostTensor::getTypeString() const {
+  std::string str;
+  for (int64_t dim : shape)
+    str += std::to_string(dim) + "x";
+  return str + elementTypeName(type).str();
+}

@@ -1,0 +1,269 @@
+//===- Values.cpp - Parsing and printing transformer-run values -----------===//
+
+#include "Transformer/Runner/Values.h"
+
+#include "Transformer/Runner/Npy.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+using namespace mlir::transformer;
+using namespace mlir::transformer::runner;
+using llvm::StringRef;
+
+namespace {
+
+/// Parses `2x3xf32` (or `f32` for a scalar) into a shape and a type.
+llvm::Error parseTypeSpec(StringRef text, llvm::SmallVectorImpl<int64_t> &shape,
+                          ElementType &type, bool &isScalar) {
+  llvm::SmallVector<StringRef> parts;
+  text.split(parts, 'x');
+  std::optional<ElementType> parsed = parseElementType(parts.back());
+  if (!parsed)
+    return llvm::createStringError(
+        "unknown element type '%s' in '%s' (expected f32, i32, i64 or index)",
+        parts.back().str().c_str(), text.str().c_str());
+  type = *parsed;
+  isScalar = parts.size() == 1;
+  for (StringRef dim : llvm::ArrayRef(parts).drop_back()) {
+    int64_t value;
+    if (dim.getAsInteger(10, value) || value < 0)
+      return llvm::createStringError("bad dimension '%s' in '%s'",
+                                     dim.str().c_str(), text.str().c_str());
+    shape.push_back(value);
+  }
+  return llvm::Error::success();
+}
+
+/// Splits inline values on whitespace, commas and brackets.
+llvm::SmallVector<StringRef> splitValues(StringRef text) {
+  llvm::SmallVector<StringRef> tokens;
+  while (true) {
+    text = text.drop_while(
+        [](char c) { return llvm::isSpace(c) || c == ',' || c == '[' || c == ']'; });
+    if (text.empty())
+      return tokens;
+    StringRef token = text.take_until(
+        [](char c) { return llvm::isSpace(c) || c == ',' || c == '[' || c == ']'; });
+    tokens.push_back(token);
+    text = text.drop_front(token.size());
+  }
+}
+
+/// Stores the number `token` as element `i` of `tensor`.
+llvm::Error storeToken(HostTensor &tensor, int64_t i, StringRef token) {
+  std::string str = token.str();
+  char *end = nullptr;
+  errno = 0;
+  if (tensor.getElementType() == ElementType::F32) {
+    float value = std::strtof(str.c_str(), &end);
+    if (end != str.c_str() + str.size() || str.empty())
+      return llvm::createStringError("bad f32 value '%s'", str.c_str());
+    static_cast<float *>(tensor.getData())[i] = value;
+    return llvm::Error::success();
+  }
+  long long value = std::strtoll(str.c_str(), &end, 10);
+  if (end != str.c_str() + str.size() || str.empty() || errno == ERANGE)
+    return llvm::createStringError("bad %s value '%s'",
+                                   elementTypeName(tensor.getElementType())
+                                       .str()
+                                       .c_str(),
+                                   str.c_str());
+  if (tensor.getElementType() == ElementType::I32) {
+    if (value < INT32_MIN || value > INT32_MAX)
+      return llvm::createStringError("i32 value '%s' is out of range",
+                                     str.c_str());
+    static_cast<int32_t *>(tensor.getData())[i] = static_cast<int32_t>(value);
+  } else {
+    static_cast<int64_t *>(tensor.getData())[i] = value;
+  }
+  return llvm::Error::success();
+}
+
+void fillRandom(HostTensor &tensor, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (int64_t i = 0; i < tensor.getNumElements(); ++i) {
+    if (tensor.getElementType() == ElementType::F32) {
+      // Uniform in [-1, 1).
+      double unit = static_cast<double>(rng() >> 11) * 0x1.0p-53;
+      tensor.setFromDouble(i, 2.0 * unit - 1.0);
+    } else {
+      // Small non-negative integers: usable as token ids for a table of 16+.
+      tensor.setFromDouble(i, static_cast<double>(rng() % 16));
+    }
+  }
+}
+} // namespace
+
+llvm::Expected<HostTensor>
+runner::parseValueSpec(StringRef spec, uint64_t seed,
+                       std::optional<ElementType> scalarType) {
+  if (spec.starts_with("@"))
+    return readNpyFile(spec.drop_front());
+
+  size_t eq = spec.find('=');
+  if (eq == StringRef::npos) {
+    // A bare number is a scalar of the type the function expects.
+    if (!scalarType)
+      return llvm::createStringError(
+          "cannot parse '%s': expected @FILE.npy or SHAPExTYPE=VALUES "
+          "(e.g. 2x3xf32=1 2 3 4 5 6)",
+          spec.str().c_str());
+    llvm::Expected<HostTensor> scalar =
+        HostTensor::allocate(*scalarType, {}, /*isScalar=*/true);
+    if (!scalar)
+      return scalar.takeError();
+    if (llvm::Error err = storeToken(*scalar, 0, spec.trim()))
+      return std::move(err);
+    return scalar;
+  }
+
+  llvm::SmallVector<int64_t> shape;
+  ElementType type;
+  bool isScalar;
+  if (llvm::Error err = parseTypeSpec(spec.take_front(eq), shape, type, isScalar))
+    return std::move(err);
+  StringRef values = spec.drop_front(eq + 1).trim();
+
+  if (values.starts_with("@")) {
+    llvm::Expected<HostTensor> file = readNpyFile(values.drop_front());
+    if (!file)
+      return file.takeError();
+    if (file->getElementType() != type ||
+        file->getShape() != llvm::ArrayRef<int64_t>(shape))
+      return llvm::createStringError(
+          "'%s' holds %s, not the %s the spec declares",
+          values.drop_front().str().c_str(), file->getTypeString().c_str(),
+          spec.take_front(eq).str().c_str());
+    return file;
+  }
+
+  llvm::Expected<HostTensor> tensor = HostTensor::allocate(type, shape, isScalar);
+  if (!tensor)
+    return llvm::createStringError("'%s': %s", spec.take_front(eq).str().c_str(),
+                                   llvm::toString(tensor.takeError()).c_str());
+  if (values == "random") {
+    fillRandom(*tensor, seed);
+    return tensor;
+  }
+  llvm::SmallVector<StringRef> tokens = splitValues(values);
+  int64_t count = tensor->getNumElements();
+  if (tokens.size() == 1) {
+    // One value fills the whole tensor.
+    if (llvm::Error err = storeToken(*tensor, 0, tokens[0]))
+      return std::move(err);
+    size_t size = elementSize(type);
+    char *data = static_cast<char *>(tensor->getData());
+    for (int64_t i = 1; i < count; ++i)
+      std::memcpy(data + i * size, data, size);
+    return tensor;
+  }
+  if (static_cast<int64_t>(tokens.size()) != count)
+    return llvm::createStringError(
+        "'%s' needs %lld values (or one to fill it), got %zu",
+        spec.take_front(eq).str().c_str(), static_cast<long long>(count),
+        tokens.size());
+  for (int64_t i = 0; i < count; ++i)
+    if (llvm::Error err = storeToken(*tensor, i, tokens[i]))
+      return std::move(err);
+  return tensor;
+}
+
+namespace {
+void printElement(llvm::raw_ostream &os, const HostTensor &value, int64_t i) {
+  if (value.getElementType() == ElementType::F32) {
+    float f = static_cast<const float *>(value.getData())[i];
+    if (std::isnan(f))
+      os << "nan";
+    else if (std::isinf(f))
+      os << (f < 0 ? "-inf" : "inf");
+    else
+      os << llvm::format("%g", f);
+    return;
+  }
+  if (value.getElementType() == ElementType::I32)
+    os << static_cast<const int32_t *>(value.getData())[i];
+  else
+    os << static_cast<const int64_t *>(value.getData())[i];
+}
+
+/// Prints dimension `dim` of `value` starting at flat `offset`, eliding the
+/// middle of dimensions longer than 2 * edge when `elide` is set.
+void printDim(llvm::raw_ostream &os, const HostTensor &value, int64_t dim,
+              int64_t offset, bool elide, int64_t edge) {
+  llvm::ArrayRef<int64_t> shape = value.getShape();
+  int64_t stride = 1;
+  for (int64_t d = dim + 1; d < value.getRank(); ++d)
+    stride *= shape[d];
+  os << '[';
+  bool inner = dim + 1 == value.getRank();
+  for (int64_t i = 0; i < shape[dim]; ++i) {
+    if (elide && shape[dim] > 2 * edge && i == edge) {
+      os << (inner ? " ..." : "...");
+      i = shape[dim] - edge - 1;
+      continue;
+    }
+    if (inner) {
+      if (i)
+        os << ' ';
+      printElement(os, value, offset + i);
+    } else {
+      printDim(os, value, dim + 1, offset + i * stride, elide, edge);
+    }
+  }
+  os << ']';
+}
+} // namespace
+
+void runner::printValue(llvm::raw_ostream &os, const HostTensor &value,
+                        int64_t maxElements) {
+  if (value.isScalar()) {
+    os << elementTypeName(value.getElementType()) << '=';
+    printElement(os, value, 0);
+    return;
+  }
+  os << value.getTypeString() << '=';
+  if (value.getRank() == 0) {
+    printElement(os, value, 0);
+    return;
+  }
+  bool elide = value.getNumElements() > maxElements;
+  printDim(os, value, 0, 0, elide, /*edge=*/3);
+}
+
+std::optional<std::string> runner::compareValues(const HostTensor &actual,
+                                                 const HostTensor &expected,
+                                                 double threshold) {
+  if (actual.getElementType() != expected.getElementType() ||
+      actual.getShape() != expected.getShape())
+    return "the result " + actual.getTypeString() +
+           " does not match the expected type " + expected.getTypeString();
+  for (int64_t i = 0; i < actual.getNumElements(); ++i) {
+    double x = actual.getAsDouble(i), y = expected.getAsDouble(i);
+    bool match;
+    if (actual.getElementType() != ElementType::F32)
+      match = x == y;
+    else if (std::isnan(x) || std::isnan(y))
+      match = std::isnan(x) && std::isnan(y);
+    else if (std::isinf(x) || std::isinf(y))
+      match = x == y;
+    else
+      match = std::fabs(x - y) <= threshold;
+    if (!match) {
+      std::string message;
+      llvm::raw_string_ostream os(message);
+      os << "element at index " << i << " (";
+      printElement(os, actual, i);
+      os << ") does not match the expected (";
+      printElement(os, expected, i);
+      os << ")";
+      return message;
+    }
+  }
+  return std::nullopt;
+}
