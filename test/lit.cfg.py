@@ -27,6 +27,8 @@ config.environment["FILECHECK_OPTS"] = "-enable-var-scope --allow-unused-prefixe
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+# The reference helper (test/lib/run_reference.py) calls transformer-run.
+llvm_config.with_environment("PATH", config.transformer_tools_dir, append_path=True)
 
 tool_dirs = [config.transformer_tools_dir, config.llvm_tools_dir]
 tools = ["transformer-opt", "mlir-translate", "mlir-opt"]

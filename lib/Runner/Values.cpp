@@ -18,19 +18,36 @@ using llvm::StringRef;
 
 namespace {
 
-/// Parses `2x3xf32` (or `f32` for a scalar) into a shape and a type.
+/// Parses `2x3xf32` (or `f32` for a scalar) into a shape and a type. The
+/// type is matched as a suffix, since `index` itself contains an `x`.
 llvm::Error parseTypeSpec(StringRef text, llvm::SmallVectorImpl<int64_t> &shape,
                           ElementType &type, bool &isScalar) {
-  llvm::SmallVector<StringRef> parts;
-  text.split(parts, 'x');
-  std::optional<ElementType> parsed = parseElementType(parts.back());
-  if (!parsed)
+  StringRef dims;
+  bool found = false;
+  for (ElementType candidate : {ElementType::F32, ElementType::I32,
+                                ElementType::I64, ElementType::Index}) {
+    StringRef name = elementTypeName(candidate);
+    if (text == name) {
+      type = candidate;
+      isScalar = true;
+      return llvm::Error::success();
+    }
+    if (text.ends_with(name) && text.drop_back(name.size()).ends_with("x")) {
+      type = candidate;
+      dims = text.drop_back(name.size() + 1);
+      found = true;
+      break;
+    }
+  }
+  if (!found)
     return llvm::createStringError(
-        "unknown element type '%s' in '%s' (expected f32, i32, i64 or index)",
-        parts.back().str().c_str(), text.str().c_str());
-  type = *parsed;
-  isScalar = parts.size() == 1;
-  for (StringRef dim : llvm::ArrayRef(parts).drop_back()) {
+        "bad type '%s' (expected SHAPExTYPE such as 2x3xf32, with TYPE one "
+        "of f32, i32, i64, index)",
+        text.str().c_str());
+  isScalar = false;
+  llvm::SmallVector<StringRef> parts;
+  dims.split(parts, 'x');
+  for (StringRef dim : parts) {
     int64_t value;
     if (dim.getAsInteger(10, value) || value < 0)
       return llvm::createStringError("bad dimension '%s' in '%s'",

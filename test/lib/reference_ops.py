@@ -1,0 +1,92 @@
+"""float64 numpy versions of the transformer dialect's ops, written from the
+dialect contract (not from our lowering), for the execution tests."""
+
+import math
+
+import numpy as np
+
+
+def f64(x):
+    return np.asarray(x, dtype=np.float64)
+
+
+def matmul(a, b, transpose_b=False):
+    b = f64(b)
+    if transpose_b:
+        b = np.swapaxes(b, -1, -2)
+    return f64(a) @ b
+
+
+def softmax(x):
+    x = f64(x)
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def masked_softmax(x, mask):
+    z = f64(x) + f64(mask)
+    m = z.max(axis=-1, keepdims=True)
+    with np.errstate(invalid="ignore"):
+        e = np.where(np.isneginf(m), 0.0, np.exp(z - np.where(np.isneginf(m), 0.0, m)))
+    s = e.sum(axis=-1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(s == 0, 0.0, e / np.where(s == 0, 1.0, s))
+
+
+def gelu_tanh(x):
+    x = f64(x)
+    return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
+
+
+def gelu_erf(x):
+    x = f64(x)
+    erf = np.vectorize(math.erf)
+    return 0.5 * x * (1 + erf(x / math.sqrt(2)))
+
+
+def layer_norm(x, gamma, beta, eps=1e-5):
+    x = f64(x)
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * f64(gamma) + f64(beta)
+
+
+def linear(x, w, b):
+    return f64(x) @ f64(w).T + f64(b)
+
+
+def causal_mask(sq, sk):
+    i = np.arange(sq)[:, None]
+    j = np.arange(sk)[None, :]
+    return np.where(j <= i + sk - sq, 0.0, -np.inf)
+
+
+def attention(q, k, v, scale=None, causal=False, mask=None):
+    q, k, v = f64(q), f64(k), f64(v)
+    if scale is None:
+        scale = 1.0 / math.sqrt(q.shape[-1])
+    s = q @ np.swapaxes(k, -1, -2) * scale
+    total = np.zeros(s.shape)
+    if mask is not None:
+        total = total + f64(mask)
+    if causal:
+        total = total + causal_mask(q.shape[-2], k.shape[-2])
+    return masked_softmax(s, total) @ v
+
+
+def rope(x, offset=0, base=10000.0):
+    x = f64(x)
+    s, d = x.shape[-2], x.shape[-1]
+    pos = np.arange(offset, offset + s, dtype=np.float64)[:, None]
+    theta = base ** (-np.arange(0, d, 2, dtype=np.float64) / d)
+    angle = pos * theta[None, :]
+    cos, sin = np.cos(angle), np.sin(angle)
+    even, odd = x[..., 0::2], x[..., 1::2]
+    out = np.empty_like(x)
+    out[..., 0::2] = even * cos - odd * sin
+    out[..., 1::2] = even * sin + odd * cos
+    return out
+
+
+def embedding(ids, table):
+    return f64(table)[np.asarray(ids)]
