@@ -1,0 +1,32 @@
+// --emit shows the program at each stage; -O levels and benchmarking.
+
+// RUN: transformer-run %s --emit=linalg | FileCheck %s --check-prefix=LINALG
+// LINALG: func.func @main(%{{.*}}: tensor<4x8xf32>, %{{.*}}: tensor<6x8xf32>, %{{.*}}: tensor<6x8xf32>) -> tensor<4x8xf32>
+// LINALG-NOT: transformer.
+// LINALG: linalg.generic
+
+// RUN: transformer-run %s --emit=llvm-dialect | FileCheck %s --check-prefix=LLVMDIALECT
+// LLVMDIALECT: llvm.func @main
+// LLVMDIALECT-NOT: linalg.
+
+// RUN: transformer-run %s --emit=llvm-ir | FileCheck %s --check-prefix=LLVMIR
+// LLVMIR: define {{.*}} @main(
+
+// RUN: transformer-run %s -O0 --input=4x8xf32=0.5 --input=6x8xf32=random --input=6x8xf32=1 | FileCheck %s --check-prefix=OUT
+// RUN: transformer-run %s -O3 --input=4x8xf32=0.5 --input=6x8xf32=random --input=6x8xf32=1 | FileCheck %s --check-prefix=OUT
+// RUN: transformer-run --input=4x8xf32=0.5 --input=6x8xf32=random --input=6x8xf32=1 < %s | FileCheck %s --check-prefix=OUT
+// OUT-LABEL: EXEC @main
+// OUT-NEXT: result[0]: 4x8xf32={{\[\[}}1 1 1 1 1 1 1 1][1 1 1 1 1 1 1 1][1 1 1 1 1 1 1 1][1 1 1 1 1 1 1 1]]
+
+// RUN: transformer-run %s --input=4x8xf32=0.5 --input=6x8xf32=random --input=6x8xf32=1 --benchmark-repetitions=3 --warmup=1 | FileCheck %s --check-prefix=BENCH
+// BENCH: compile: {{[0-9.]+}} ms
+// BENCH-NEXT: run @main: min {{[0-9.]+}} ms, median {{[0-9.]+}} ms, max {{[0-9.]+}} ms over 3 repetitions (1 warm-up)
+// BENCH-NEXT: EXEC @main
+
+// RUN: transformer-run --host-supports-jit | FileCheck %s --check-prefix=JIT
+// JIT: true
+
+func.func @main(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>, %v: tensor<6x8xf32>) -> tensor<*xf32> {
+  %0 = transformer.attention %q, %k, %v {causal} : tensor<4x8xf32>, tensor<6x8xf32>, tensor<6x8xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
