@@ -39,10 +39,14 @@ size_t runner::elementSize(ElementType type) {
   return type == ElementType::F32 || type == ElementType::I32 ? 4 : 8;
 }
 
+static uint64_t maxTensorBytes = uint64_t(1) << 30;
+uint64_t runner::getMaxTensorBytes() { return maxTensorBytes; }
+void runner::setMaxTensorBytes(uint64_t bytes) { maxTensorBytes = bytes; }
+
 llvm::Expected<int64_t>
 runner::checkedNumElements(llvm::ArrayRef<int64_t> shape, ElementType type) {
   uint64_t count = 1;
-  uint64_t limit = kMaxTensorBytes / elementSize(type);
+  uint64_t limit = maxTensorBytes / elementSize(type);
   for (int64_t dim : shape) {
     if (dim < 0)
       return llvm::createStringError("negative dimension %lld",
@@ -54,7 +58,7 @@ runner::checkedNumElements(llvm::ArrayRef<int64_t> shape, ElementType type) {
                                      [](int64_t d) { return std::to_string(d); }),
                      "x")
               .c_str(),
-          static_cast<unsigned long long>(kMaxTensorBytes >> 20));
+          static_cast<unsigned long long>(maxTensorBytes >> 20));
     count *= dim;
   }
   return static_cast<int64_t>(count);

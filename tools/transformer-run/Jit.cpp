@@ -122,11 +122,28 @@ runner::getEntrySignature(ModuleOp module, llvm::StringRef entry) {
 // Run-time check failures
 //===----------------------------------------------------------------------===//
 
-/// cf.assert lowers to puts(message) then abort(): these replace both in the
-/// JIT-compiled code, so a failed check is one `Error:` line and exit 1.
+/// A failed run-time check first prints the values involved with
+/// vector.print (printString / printI64 calls), then cf.assert calls
+/// puts(message) and abort(). These replace those functions in the
+/// JIT-compiled code so that the failure is one line,
+/// `Error: run-time check failed: <message> (<values>)`, and exit status 1.
+static std::string &pendingCheckValues() {
+  static std::string values;
+  return values;
+}
+static void printStringForCheck(const char *text) {
+  for (; *text; ++text)
+    if (*text != '\n')
+      pendingCheckValues() += *text;
+}
+static void printI64ForCheck(int64_t value) {
+  pendingCheckValues() += std::to_string(value);
+}
 static void reportRuntimeCheck(const char *message) {
   std::fflush(stdout);
-  std::fprintf(stderr, "Error: run-time check failed: %s\n", message);
+  std::fprintf(stderr, "Error: run-time check failed: %s%s\n", message,
+               pendingCheckValues().c_str());
+  pendingCheckValues().clear();
 }
 static void exitAfterRuntimeCheck() {
   std::fflush(stdout);
@@ -183,6 +200,12 @@ CompiledModule::create(ModuleOp llvmModule, unsigned optLevel,
         llvm::JITSymbolFlags::Exported};
     map[interner("abort")] = {
         llvm::orc::ExecutorAddr::fromPtr(&exitAfterRuntimeCheck),
+        llvm::JITSymbolFlags::Exported};
+    map[interner("printString")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&printStringForCheck),
+        llvm::JITSymbolFlags::Exported};
+    map[interner("printI64")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&printI64ForCheck),
         llvm::JITSymbolFlags::Exported};
     return map;
   });

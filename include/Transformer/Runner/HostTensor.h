@@ -31,8 +31,10 @@ std::optional<ElementType> parseElementType(llvm::StringRef name);
 size_t elementSize(ElementType type);
 
 /// The largest tensor the runner will allocate for an input or an expected
-/// output (1 GiB): a bigger declared shape is an error, not an allocation.
-constexpr uint64_t kMaxTensorBytes = uint64_t(1) << 30;
+/// output (1 GiB by default): a bigger declared shape is an error, not an
+/// allocation. The fuzzer lowers it.
+uint64_t getMaxTensorBytes();
+void setMaxTensorBytes(uint64_t bytes);
 
 /// Frees memory from std::aligned_alloc.
 struct FreeDeleter {
@@ -43,7 +45,7 @@ struct FreeDeleter {
 class HostTensor {
 public:
   /// Allocates a zero-filled tensor; fails when the size overflows or is
-  /// above kMaxTensorBytes.
+  /// above getMaxTensorBytes().
   static llvm::Expected<HostTensor> allocate(ElementType type,
                                              llvm::ArrayRef<int64_t> shape,
                                              bool isScalar = false);
@@ -74,7 +76,7 @@ private:
 };
 
 /// Multiplies out `shape` into an element count, failing on negative dims or
-/// when the byte size would exceed kMaxTensorBytes.
+/// when the byte size would exceed getMaxTensorBytes().
 llvm::Expected<int64_t> checkedNumElements(llvm::ArrayRef<int64_t> shape,
                                            ElementType type);
 

@@ -58,7 +58,9 @@ def ConvertTransformerToLinalgPass : Pass<"lower-transformer"> {
     `tensor`, `arith`, `math`), for static and dynamic shapes. Dimensions
     that are only known at run time are checked with `cf.assert` (matmul
     inner dimensions, broadcasting, attention sequence lengths, embedding ids
-    in range, a non-negative rope offset). `--convert-transformer-to-linalg`
+    in range, a non-negative rope offset). A failed check prints the values
+    involved with `vector.print` before the assertion fails.
+    `--convert-transformer-to-linalg`
     is an alias of this flag.
 
     Ops with unranked types are rejected: run `--transformer-shape-inference`
@@ -67,7 +69,8 @@ def ConvertTransformerToLinalgPass : Pass<"lower-transformer"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
-    "::mlir::tensor::TensorDialect"
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect"
   ];
 }
 

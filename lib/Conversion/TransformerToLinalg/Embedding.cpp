@@ -85,9 +85,10 @@ struct EmbeddingLowering : OpConversionPattern<EmbeddingOp> {
                               zero),
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, maxI64,
                               vocab));
-    cf::AssertOp::create(rewriter, loc, inRange,
-                         "transformer.embedding: a token id is outside "
-                         "[0, V) of the table");
+    emitRuntimeCheck(rewriter, loc, inRange,
+                     "transformer.embedding: a token id is outside [0, V) "
+                     "of the table",
+                     {{"min id", minI64}, {"max id", maxI64}, {"V", vocab}});
 
     SmallVector<OpFoldResult> candidates;
     for (int64_t i = 0; i < rank; ++i)
@@ -139,19 +140,20 @@ struct RopeLowering : OpConversionPattern<RopeOp> {
     if (!getConstantIntValue(sizes.back())) {
       Value two = arith::ConstantIndexOp::create(rewriter, loc, 2);
       Value odd = arith::RemUIOp::create(rewriter, loc, dimD, two);
-      cf::AssertOp::create(
+      emitRuntimeCheck(
           rewriter, loc,
           arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, odd,
                                 cZero),
-          "transformer.rope: the last dimension must be even");
+          "transformer.rope: the last dimension must be even", {{"D", dimD}});
     }
     Value offset = adaptor.getOffset();
     if (offset)
-      cf::AssertOp::create(
+      emitRuntimeCheck(
           rewriter, loc,
           arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge,
                                 offset, cZero),
-          "transformer.rope: the position offset is negative");
+          "transformer.rope: the position offset is negative",
+          {{"offset", offset}});
     else
       offset = cZero;
     Value sizeD = toF32(rewriter, loc, sizes.back());

@@ -5,7 +5,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <limits>
 
@@ -37,8 +39,35 @@ Value lowering::toF32(OpBuilder &b, Location loc, OpFoldResult size) {
   return arith::SIToFPOp::create(b, loc, b.getF32Type(), i64);
 }
 
+void lowering::emitRuntimeCheck(OpBuilder &b, Location loc, Value ok,
+                                const Twine &message,
+                                ArrayRef<CheckedValue> values) {
+  if (!values.empty()) {
+    Value notOk = arith::XOrIOp::create(
+        b, loc, ok, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+    scf::IfOp::create(b, loc, notOk, [&](OpBuilder &then, Location loc) {
+      auto print = [&](StringRef text) {
+        vector::PrintOp::create(then, loc, text);
+      };
+      for (auto [i, checked] : llvm::enumerate(values)) {
+        print((i == 0 ? " (" : ", ") + checked.label + " = ");
+        Value value = checked.value;
+        if (value.getType().isIndex())
+          value = arith::IndexCastOp::create(then, loc, then.getI64Type(),
+                                             value);
+        vector::PrintOp::create(then, loc, value,
+                                vector::PrintPunctuation::NoPunctuation);
+      }
+      print(")");
+      scf::YieldOp::create(then, loc);
+    });
+  }
+  cf::AssertOp::create(b, loc, ok, message.str());
+}
+
 void lowering::assertEqualSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
-                                OpFoldResult rhs, const Twine &message) {
+                                OpFoldResult rhs, const Twine &message,
+                                StringRef lhsLabel, StringRef rhsLabel) {
   std::optional<int64_t> l = getConstantIntValue(lhs);
   std::optional<int64_t> r = getConstantIntValue(rhs);
   if (l && r)
@@ -47,10 +76,11 @@ void lowering::assertEqualSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
     if (auto rv = dyn_cast<Value>(rhs))
       if (lv == rv)
         return;
-  Value eq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                   toIndexValue(b, loc, lhs),
-                                   toIndexValue(b, loc, rhs));
-  cf::AssertOp::create(b, loc, eq, message.str());
+  Value lhsValue = toIndexValue(b, loc, lhs), rhsValue = toIndexValue(b, loc, rhs);
+  Value eq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lhsValue,
+                                   rhsValue);
+  emitRuntimeCheck(b, loc, eq, message,
+                   {{lhsLabel.str(), lhsValue}, {rhsLabel.str(), rhsValue}});
 }
 
 SmallVector<OpFoldResult>
@@ -111,7 +141,8 @@ void lowering::assertBroadcastable(OpBuilder &b, Location loc, Value value,
     assertEqualSizes(b, loc, dimSize(b, loc, value, i), sizes[lead + i],
                      what + ": dimension " + Twine(i) +
                          " does not match the result (dynamic dimensions "
-                         "do not broadcast)");
+                         "do not broadcast)",
+                     "size", "expected");
   }
 }
 
@@ -232,7 +263,8 @@ Value lowering::castToType(OpBuilder &b, Location loc, Value value,
       assertEqualSizes(b, loc, dimSize(b, loc, value, i),
                        b.getIndexAttr(type.getDimSize(i)),
                        "transformer." + opName + ": dimension " + Twine(i) +
-                           " of the result does not match its declared type");
+                           " of the result does not match its declared type",
+                       "size", "declared");
   return tensor::CastOp::create(b, loc, type, value);
 }
 

@@ -25,9 +25,22 @@ Value toIndexValue(OpBuilder &b, Location loc, OpFoldResult size);
 /// Converts a size to an f32 value (for means and 1/sqrt(D)).
 Value toF32(OpBuilder &b, Location loc, OpFoldResult size);
 
-/// Emits `cf.assert(a == b, message)` unless both sizes are static.
+/// A value shown when a run-time check fails: `label = value`.
+struct CheckedValue {
+  std::string label;
+  Value value;
+};
+
+/// Emits a run-time check: when `ok` is false, prints the message followed
+/// by ` (label = value, ...)` and aborts (`vector.print` then `cf.assert`).
+void emitRuntimeCheck(OpBuilder &b, Location loc, Value ok,
+                      const Twine &message, ArrayRef<CheckedValue> values);
+
+/// Checks at run time that two sizes are equal, unless both are static;
+/// a failure shows both sizes under their labels.
 void assertEqualSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
-                      OpFoldResult rhs, const Twine &message);
+                      OpFoldResult rhs, const Twine &message,
+                      StringRef lhsLabel, StringRef rhsLabel);
 
 /// The sizes of a tensor of type `type`: its static dims, and for each
 /// dynamic dim the matching entry of `candidates` as an index value (so that

@@ -51,14 +51,16 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
     assertEqualSizes(rewriter, loc, dimSize(rewriter, loc, lhs, rank - 1),
                      dimSize(rewriter, loc, rhs, kRhs),
                      "transformer.matmul: the inner dimensions of lhs and "
-                     "rhs differ");
+                     "rhs differ",
+                     "lhs K", "rhs K");
     SmallVector<OpFoldResult> candidates;
     for (int64_t i = 0; i < batch; ++i) {
       OpFoldResult size = dimSize(rewriter, loc, lhs, i);
       if (!broadcastRhs)
         assertEqualSizes(rewriter, loc, size, dimSize(rewriter, loc, rhs, i),
                          "transformer.matmul: batch dimension " + Twine(i) +
-                             " of lhs and rhs differ");
+                             " of lhs and rhs differ",
+                         "lhs", "rhs");
       candidates.push_back(size);
     }
     candidates.push_back(dimSize(rewriter, loc, lhs, rank - 2));
@@ -113,11 +115,13 @@ struct LinearLowering : OpConversionPattern<LinearOp> {
     assertEqualSizes(rewriter, loc, dimSize(rewriter, loc, x, rank - 1),
                      dimSize(rewriter, loc, w, 1),
                      "transformer.linear: the last dimension of the input "
-                     "differs from K of the weight");
+                     "differs from K of the weight",
+                     "input K", "weight K");
     assertEqualSizes(rewriter, loc, dimSize(rewriter, loc, w, 0),
                      dimSize(rewriter, loc, bias, 0),
                      "transformer.linear: the bias size differs from N of "
-                     "the weight");
+                     "the weight",
+                     "weight N", "bias N");
     SmallVector<OpFoldResult> candidates;
     for (int64_t i = 0; i < rank - 1; ++i)
       candidates.push_back(dimSize(rewriter, loc, x, i));

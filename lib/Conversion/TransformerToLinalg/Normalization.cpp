@@ -99,7 +99,8 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
       assertEqualSizes(rewriter, loc, dimSize(rewriter, loc, param, 0),
                        sizes.back(),
                        "transformer.layer_norm: the size of " + name +
-                           " differs from the last dimension of the input");
+                           " differs from the last dimension of the input",
+                       name, "D");
 
     Value count = toF32(rewriter, loc, sizes.back());
     Value epsilon =

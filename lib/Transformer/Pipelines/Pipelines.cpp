@@ -48,6 +48,7 @@ void transformer::buildLinalgToLLVMPipeline(
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertMathToLLVMPass());
   // What math-to-llvm leaves (erf, tanh, ...) becomes libm calls.
   pm.addPass(createConvertMathToLibmPass());
