@@ -8,6 +8,7 @@
 
 #include "Transformer/IR/TransformerDialect.h"
 #include "Transformer/Pipelines/Pipelines.h"
+#include "Transformer/Support/InputLimits.h"
 #include "Transformer/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -52,6 +53,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return success();
   });
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  // The tools reject deeper nesting before parsing (InputLimits.h).
+  if (llvm::Error err = transformer::checkNestingDepth(text)) {
+    llvm::consumeError(std::move(err));
+    return 0;
+  }
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
   if (!module)
     return 0;

@@ -45,13 +45,20 @@ void runner::setMaxTensorBytes(uint64_t bytes) { maxTensorBytes = bytes; }
 
 llvm::Expected<int64_t>
 runner::checkedNumElements(llvm::ArrayRef<int64_t> shape, ElementType type) {
-  uint64_t count = 1;
+  // The product of the non-zero dims is bounded too: strides are computed
+  // from them even when a zero dim makes the tensor empty.
+  uint64_t nonZero = 1;
+  bool empty = false;
   uint64_t limit = maxTensorBytes / elementSize(type);
   for (int64_t dim : shape) {
     if (dim < 0)
       return llvm::createStringError("negative dimension %lld",
                                      static_cast<long long>(dim));
-    if (dim != 0 && count > limit / static_cast<uint64_t>(dim))
+    if (dim == 0) {
+      empty = true;
+      continue;
+    }
+    if (nonZero > limit / static_cast<uint64_t>(dim))
       return llvm::createStringError(
           "tensor of %s elements is larger than the %llu MiB limit",
           llvm::join(llvm::map_range(shape,
@@ -59,9 +66,9 @@ runner::checkedNumElements(llvm::ArrayRef<int64_t> shape, ElementType type) {
                      "x")
               .c_str(),
           static_cast<unsigned long long>(maxTensorBytes >> 20));
-    count *= dim;
+    nonZero *= dim;
   }
-  return static_cast<int64_t>(count);
+  return empty ? 0 : static_cast<int64_t>(nonZero);
 }
 
 llvm::Expected<HostTensor> HostTensor::allocate(ElementType type,

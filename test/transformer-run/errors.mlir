@@ -37,6 +37,15 @@
 // RUN: not transformer-run %t/main.mlir --input="100000x100000x100xf32=0" --input=3xf32=1 2>&1 | FileCheck %s --check-prefix=HUGE
 // HUGE: Error: input 0: '100000x100000x100xf32': tensor of 100000x100000x100 elements is larger than the 1024 MiB limit
 
+// An empty shape whose other dims multiply past int64 (found by fuzz-inputs).
+// RUN: not transformer-run %t/main.mlir --input="0x222228x2222x8x2222x2228x2x2228x2xf32=1" --input=3xf32=1 2>&1 | FileCheck %s --check-prefix=EMPTYSHAPE
+// EMPTYSHAPE: Error: input 0: '0x222228x2222x8x2222x2228x2x2228x2xf32': tensor of 0x222228x2222x8x2222x2228x2x2228x2 elements is larger than the 1024 MiB limit
+
+// A .npy header that declares a huge shape.
+// RUN: %python -c "import sys; h = b\"{'descr': '<f4', 'fortran_order': False, 'shape': (100000, 100000, 100), }\".ljust(117) + b'\n'; sys.stdout.buffer.write(b'\x93NUMPY\x01\x00' + len(h).to_bytes(2, 'little') + h)" > %t/huge.npy
+// RUN: not transformer-run %t/main.mlir --input=2x3xf32=1 --input=@%t/huge.npy 2>&1 | FileCheck %s --check-prefix=NPYSHAPE
+// NPYSHAPE: Error: input 1: '{{.*}}huge.npy': tensor of 100000x100000x100 elements is larger than the 1024 MiB limit
+
 // RUN: not transformer-run %t/main.mlir --input="1 2 3" --input=3xf32=1 2>&1 | FileCheck %s --check-prefix=NOSPEC
 // NOSPEC: Error: input 0: cannot parse '1 2 3': expected @FILE.npy or SHAPExTYPE=VALUES
 

@@ -7,23 +7,52 @@
 //===----------------------------------------------------------------------===//
 
 #include "Transformer/IR/TransformerDialect.h"
+#include "Transformer/Support/InputLimits.h"
 #include "Transformer/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+/// Rejects input files nested too deeply for the recursive parser. Standard
+/// input cannot be read twice; it relies on the large stack alone.
+static LogicalResult checkInputFile(llvm::StringRef filename) {
+  if (filename == "-")
+    return success();
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(filename, &error);
+  if (!file)
+    return success(); // MlirOptMain reports the missing file itself.
+  if (llvm::Error err = transformer::checkNestingDepth(file->getBuffer())) {
+    llvm::errs() << filename << ": error: " << llvm::toString(std::move(err))
+                 << "\n";
+    return failure();
+  }
+  return success();
+}
 
 int main(int argc, char **argv) {
-  mlir::registerAllPasses();
-  mlir::transformer::registerAllTransformerPasses();
+  registerAllPasses();
+  transformer::registerAllTransformerPasses();
 
-  mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  registry.insert<mlir::transformer::TransformerDialect>();
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registry.insert<transformer::TransformerDialect>();
 
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "transformer-mlir optimizer driver\n", registry));
+  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
+      argc, argv, "transformer-mlir optimizer driver\n", registry);
+  if (failed(checkInputFile(inputFilename)))
+    return 1;
+  return transformer::runWithLargeStack([&] {
+    return asMainReturnCode(
+        MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
+  });
 }

@@ -15,6 +15,7 @@
 #include "Transformer/Pipelines/Pipelines.h"
 #include "Transformer/Runner/Npy.h"
 #include "Transformer/Runner/Values.h"
+#include "Transformer/Support/InputLimits.h"
 #include "Transformer/Transforms/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -157,6 +158,8 @@ int run() {
       openInputFile(inputFile, &errorMessage);
   if (!file)
     return fail("cannot read '" + inputFile + "': " + errorMessage);
+  if (llvm::Error err = checkNestingDepth(file->getBuffer()))
+    return fail(inputFile + ": " + llvm::toString(std::move(err)));
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
@@ -338,5 +341,5 @@ int main(int argc, char **argv) {
     llvm::outs() << "true\n";
     return 0;
   }
-  return run();
+  return runWithLargeStack(run);
 }

@@ -51,6 +51,24 @@ def TransformerFuseAttentionPass
   let dependentDialects = ["::mlir::transformer::TransformerDialect"];
 }
 
+def TransformerFuseElementwisePass
+    : Pass<"transformer-fuse-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "Fuse element-wise linalg.generic chains, with a size bound";
+  let description = [{
+    Fuses a `linalg.generic` into the element-wise generic that consumes it
+    (upstream's elementwise fusion patterns), when the producer has no other
+    user and the fused body stays within `max-body-ops` operations. The
+    bound keeps compile time linear in the length of a chain: upstream's
+    `--linalg-fuse-elementwise-ops` fuses a chain of n ops into one body by
+    copying an ever-growing body n times (20,000 relus took 111 s).
+  }];
+  let options = [
+    Option<"maxBodyOps", "max-body-ops", "unsigned", /*default=*/"64",
+           "Largest fused body, in operations">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def ConvertTransformerToLinalgPass : Pass<"lower-transformer"> {
   let summary = "Lower transformer ops to linalg, tensor, arith and math";
   let description = [{

@@ -30,7 +30,7 @@ void transformer::buildTransformerToLinalgPipeline(
 void transformer::buildLinalgToLLVMPipeline(
     OpPassManager &pm, const TransformerPipelineOptions &opts) {
   if (opts.optLevel >= 1)
-    pm.addPass(createLinalgElementwiseOpFusionPass());
+    pm.addNestedPass<func::FuncOp>(createTransformerFuseElementwisePass());
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
