@@ -37,6 +37,11 @@ if os.path.exists(os.path.join(config.transformer_tools_dir, "transformer-run"))
     config.available_features.add("transformer-run")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# Leak checks of transformer-run use valgrind when it is installed.
+import shutil
+if shutil.which("valgrind"):
+    config.available_features.add("valgrind")
+
 # The execution tests compare with numpy computed by test/lib helpers.
 try:
     subprocess.check_call([config.python_executable, "-c", "import numpy"],

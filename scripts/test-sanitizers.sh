@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Builds the project with AddressSanitizer + UndefinedBehaviorSanitizer into
+# build-asan/ and runs the whole lit suite with it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+JOBS="${JOBS:-2}"
+if [ ! -f build-asan/build.ninja ]; then
+  cmake -S . -B build-asan -G Ninja -DTRANSFORMER_ENABLE_SANITIZERS=ON
+fi
+cmake --build build-asan -j "$JOBS"
+# The JIT-compiled code is not instrumented; leaks and errors in ours are.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+/usr/lib/llvm-22/bin/lit -sv build-asan/test
