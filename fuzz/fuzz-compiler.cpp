@@ -52,7 +52,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ScopedDiagnosticHandler handler(&context, [](Diagnostic &) {
     return success();
   });
-  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  // MLIR's lexer stops at a NUL terminator, which every file the tools read
+  // has (MemoryBuffer guarantees it) but libFuzzer's buffer does not.
+  std::string source(reinterpret_cast<const char *>(data), size);
+  llvm::StringRef text(source);
   // The tools reject deeper nesting before parsing (InputLimits.h).
   if (llvm::Error err = transformer::checkNestingDepth(text)) {
     llvm::consumeError(std::move(err));

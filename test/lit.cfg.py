@@ -37,9 +37,13 @@ if os.path.exists(os.path.join(config.transformer_tools_dir, "transformer-run"))
     config.available_features.add("transformer-run")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
-# Leak checks of transformer-run use valgrind when it is installed.
+# Leak checks of transformer-run use valgrind when it is installed; a
+# sanitizer build checks leaks with LeakSanitizer instead (valgrind cannot
+# run ASan binaries).
 import shutil
-if shutil.which("valgrind"):
+if config.sanitizers:
+    config.available_features.add("asan")
+elif shutil.which("valgrind"):
     config.available_features.add("valgrind")
 
 # The execution tests compare with numpy computed by test/lib helpers.

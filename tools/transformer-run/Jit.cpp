@@ -60,18 +60,21 @@ ValueSignature::mismatch(const HostTensor &value) const {
 }
 
 static llvm::Expected<ValueSignature> getValueSignature(Type type) {
-  ValueSignature sig;
-  Type element = type;
-  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
-    element = tensor.getElementType();
-    sig.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
-  } else if (isa<ShapedType>(type)) {
+  auto unsupported = [&]() {
     std::string str;
     llvm::raw_string_ostream(str) << type;
     return llvm::createStringError(
         "unsupported type %s at the function boundary (only ranked tensors "
         "and scalars of f32, i32, i64, index)",
         str.c_str());
+  };
+  ValueSignature sig;
+  Type element = type;
+  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+    element = tensor.getElementType();
+    sig.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+  } else if (isa<ShapedType>(type)) {
+    return unsupported();
   } else {
     sig.isScalar = true;
   }
@@ -83,14 +86,8 @@ static llvm::Expected<ValueSignature> getValueSignature(Type type) {
     sig.elementType = ElementType::I64;
   else if (element.isIndex())
     sig.elementType = ElementType::Index;
-  else {
-    std::string str;
-    llvm::raw_string_ostream(str) << type;
-    return llvm::createStringError(
-        "unsupported type %s at the function boundary (only ranked tensors "
-        "and scalars of f32, i32, i64, index)",
-        str.c_str());
-  }
+  else
+    return unsupported();
   return sig;
 }
 

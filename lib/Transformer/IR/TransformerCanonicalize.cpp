@@ -88,21 +88,23 @@ void MaskedSoftmaxOp::getCanonicalizationPatterns(RewritePatternSet &results,
   results.add<MaskedSoftmaxZeroMaskOptPattern>(context);
 }
 
-/// x + 0 and 0 + x fold to x, when that does not change the type (a zero
-/// operand that broadcasts the result to a larger shape must stay).
-OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
-  if (isSplatAttr(adaptor.getRhs(), 0.0) && getLhs().getType() == getType())
-    return getLhs();
-  if (isSplatAttr(adaptor.getLhs(), 0.0) && getRhs().getType() == getType())
-    return getRhs();
+/// Folds `x op c` and `c op x` to x when c is a splat of the op's identity
+/// and the type does not change (a constant operand that broadcasts the
+/// result to a larger shape must stay).
+template <typename OpTy>
+static OpFoldResult foldIdentitySplat(OpTy op, Attribute lhs, Attribute rhs,
+                                      double identity) {
+  if (isSplatAttr(rhs, identity) && op.getLhs().getType() == op.getType())
+    return op.getLhs();
+  if (isSplatAttr(lhs, identity) && op.getRhs().getType() == op.getType())
+    return op.getRhs();
   return {};
 }
 
-/// x * 1 and 1 * x fold to x, under the same type condition as AddOp::fold.
+OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
+  return foldIdentitySplat(*this, adaptor.getLhs(), adaptor.getRhs(), 0.0);
+}
+
 OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
-  if (isSplatAttr(adaptor.getRhs(), 1.0) && getLhs().getType() == getType())
-    return getLhs();
-  if (isSplatAttr(adaptor.getLhs(), 1.0) && getRhs().getType() == getType())
-    return getRhs();
-  return {};
+  return foldIdentitySplat(*this, adaptor.getLhs(), adaptor.getRhs(), 1.0);
 }
