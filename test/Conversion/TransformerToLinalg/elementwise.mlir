@@ -90,3 +90,24 @@ func.func @gelu_erf(%x: tensor<?xf32>) -> tensor<?xf32> {
   %0 = transformer.gelu %x {approximate = "none"} : tensor<?xf32> -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+// Every element-wise op with dynamic shapes: sizes come from tensor.dim and
+// mismatches are checked.
+// CHECK-LABEL: func @dynamic_ops
+// CHECK: cf.assert %{{.*}}, "transformer.sub: operand 1: dimension 0
+// CHECK: arith.subf
+// CHECK: cf.assert %{{.*}}, "transformer.mul: operand 1: dimension 0
+// CHECK: arith.mulf
+// CHECK: cf.assert %{{.*}}, "transformer.div: operand 1: dimension 0
+// CHECK: arith.divf
+// CHECK: tensor.empty(%{{.*}}, %{{.*}}) : tensor<?x?xf32>
+// CHECK: arith.maximumf
+func.func @dynamic_ops(%a: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
+  %0 = transformer.sub %a, %b : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  %1 = transformer.mul %0, %b : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  %2 = transformer.div %1, %b : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  %3 = transformer.relu %2 : tensor<?x?xf32> -> tensor<?x?xf32>
+  return %3 : tensor<?x?xf32>
+}
