@@ -191,19 +191,15 @@ CompiledModule::create(ModuleOp llvmModule, unsigned optLevel,
   if (!engine)
     return engine.takeError();
   (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    const std::pair<const char *, void *> overrides[] = {
+        {"puts", reinterpret_cast<void *>(&reportRuntimeCheck)},
+        {"abort", reinterpret_cast<void *>(&exitAfterRuntimeCheck)},
+        {"printString", reinterpret_cast<void *>(&printStringForCheck)},
+        {"printI64", reinterpret_cast<void *>(&printI64ForCheck)}};
     llvm::orc::SymbolMap map;
-    map[interner("puts")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&reportRuntimeCheck),
-        llvm::JITSymbolFlags::Exported};
-    map[interner("abort")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&exitAfterRuntimeCheck),
-        llvm::JITSymbolFlags::Exported};
-    map[interner("printString")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&printStringForCheck),
-        llvm::JITSymbolFlags::Exported};
-    map[interner("printI64")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&printI64ForCheck),
-        llvm::JITSymbolFlags::Exported};
+    for (auto [name, address] : overrides)
+      map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                             llvm::JITSymbolFlags::Exported};
     return map;
   });
   (*engine)->initialize();

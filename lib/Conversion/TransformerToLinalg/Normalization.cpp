@@ -15,7 +15,9 @@ using namespace mlir::transformer::lowering;
 
 namespace {
 
-/// The sizes of `op`'s result, whose shape is that of `input`.
+/// The sizes of `op`'s result, whose shape is that of `input`. Built from
+/// the declared result type, so tensors of these sizes have exactly that
+/// type.
 SmallVector<OpFoldResult> sizesLikeInput(OpBuilder &b, Location loc,
                                          Operation *op, Value input) {
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
@@ -28,13 +30,6 @@ SmallVector<OpFoldResult> sizesLikeInput(OpBuilder &b, Location loc,
                       "transformer." + op->getName().stripDialect() +
                           ": input");
   return sizes;
-}
-
-/// Re-types `value` to the exact declared result type of `op`.
-Value retype(OpBuilder &b, Location loc, Operation *op, Value value) {
-  return castToType(b, loc, value,
-                    cast<RankedTensorType>(op->getResult(0).getType()),
-                    op->getName().stripDialect());
 }
 
 struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
@@ -50,7 +45,7 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
         sizesLikeInput(rewriter, loc, op, adaptor.getInput());
     Value result = buildSoftmax(rewriter, loc, adaptor.getInput(), sizes,
                                 /*zeroFullyMasked=*/false);
-    rewriter.replaceOp(op, retype(rewriter, loc, op, result));
+    rewriter.replaceOp(op, result);
     return success();
   }
 };
@@ -74,7 +69,7 @@ struct MaskedSoftmaxLowering : OpConversionPattern<MaskedSoftmaxOp> {
         });
     Value result =
         buildSoftmax(rewriter, loc, masked, sizes, /*zeroFullyMasked=*/true);
-    rewriter.replaceOp(op, retype(rewriter, loc, op, result));
+    rewriter.replaceOp(op, result);
     return success();
   }
 };
@@ -156,7 +151,7 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
           Value scaled = arith::MulFOp::create(b, loc, normed, in[3]);
           return arith::AddFOp::create(b, loc, scaled, in[4]);
         });
-    rewriter.replaceOp(op, retype(rewriter, loc, op, result));
+    rewriter.replaceOp(op, result);
     return success();
   }
 };
