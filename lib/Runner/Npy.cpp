@@ -138,14 +138,13 @@ llvm::Error runner::writeNpyFile(StringRef path, const HostTensor &tensor) {
   std::string descr = tensor.getElementType() == ElementType::F32   ? "<f4"
                       : tensor.getElementType() == ElementType::I32 ? "<i4"
                                                                     : "<i8";
-  std::string shape = "(";
-  for (int64_t dim : tensor.getShape())
-    shape += std::to_string(dim) + ", ";
-  if (tensor.getRank() > 1)
-    shape.resize(shape.size() - 1); // "(2, 3, " -> "(2, 3,"
-  if (tensor.getRank() > 1)
-    shape.pop_back();
-  shape += ")";
+  // A Python tuple: "()", "(5,)", "(2, 3)".
+  std::string shape =
+      "(" +
+      llvm::join(llvm::map_range(tensor.getShape(),
+                                 [](int64_t d) { return std::to_string(d); }),
+                 ", ") +
+      (tensor.getRank() == 1 ? ",)" : ")");
   std::string header = "{'descr': '" + descr +
                        "', 'fortran_order': False, 'shape': " + shape + ", }";
   // Pad with spaces and a newline so that the data starts 64-byte aligned.

@@ -142,6 +142,25 @@ LogicalResult printDiagnostic(Diagnostic &diag) {
   return success();
 }
 
+/// Runs one stage of the compilation pipeline on `module`; failures have
+/// been printed by the diagnostic handler.
+LogicalResult runStage(MLIRContext &context, ModuleOp module,
+                       void (*build)(OpPassManager &,
+                                     const TransformerPipelineOptions &),
+                       const TransformerPipelineOptions &options) {
+  PassManager pm(&context);
+  build(pm, options);
+  return pm.run(module);
+}
+
+/// The error for a flag given a different number of times than @entry has
+/// results.
+int resultCountMismatch(size_t results, size_t given, llvm::StringRef flag) {
+  return fail("@" + entryName + " returns " + llvm::Twine(results) +
+              " result(s) but " + llvm::Twine(given) + " --" + flag +
+              " value(s) were given");
+}
+
 int run() {
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -171,9 +190,8 @@ int run() {
   options.fuseAttention = !noFuseAttention;
 
   // Stage 1: to linalg on tensors, where the entry signature is final.
-  PassManager toLinalg(&context);
-  buildTransformerToLinalgPipeline(toLinalg, options);
-  if (failed(toLinalg.run(*module)))
+  if (failed(runStage(context, *module, buildTransformerToLinalgPipeline,
+                      options)))
     return 1;
   if (emit == Emit::Linalg) {
     module->print(llvm::outs());
@@ -211,20 +229,16 @@ int run() {
       arguments.push_back(std::move(*value));
     }
     if (!outputs.empty() && outputs.size() != signature->results.size())
-      return fail("@" + entryName + " returns " +
-                  llvm::Twine(signature->results.size()) +
-                  " result(s) but " + llvm::Twine(outputs.size()) +
-                  " --output value(s) were given");
+      return resultCountMismatch(signature->results.size(), outputs.size(),
+                                 "output");
     for (const std::string &out : outputs)
       if (out != "-" && (!llvm::StringRef(out).starts_with("@") ||
                          out.size() == 1))
         return fail("--output=" + out + ": expected @FILE.npy or -");
     if (!expectedOutputs.empty() &&
         expectedOutputs.size() != signature->results.size())
-      return fail("@" + entryName + " returns " +
-                  llvm::Twine(signature->results.size()) +
-                  " result(s) but " + llvm::Twine(expectedOutputs.size()) +
-                  " --expected-output value(s) were given");
+      return resultCountMismatch(signature->results.size(),
+                                 expectedOutputs.size(), "expected-output");
   }
   std::vector<HostTensor> expected;
   for (auto [i, spec] : llvm::enumerate(expectedOutputs)) {
@@ -237,9 +251,7 @@ int run() {
 
   // Stage 2: to the LLVM dialect.
   auto compileStart = std::chrono::steady_clock::now();
-  PassManager toLLVM(&context);
-  buildLinalgToLLVMPipeline(toLLVM, options);
-  if (failed(toLLVM.run(*module)))
+  if (failed(runStage(context, *module, buildLinalgToLLVMPipeline, options)))
     return 1;
   if (emit == Emit::LLVMDialect) {
     module->print(llvm::outs());
