@@ -69,6 +69,21 @@ def TransformerFuseElementwisePass
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def TransformerLowerStridedCopiesPass
+    : Pass<"transformer-lower-strided-copies", "::mlir::func::FuncOp"> {
+  let summary = "Turn memref.copy between non-contiguous buffers into linalg.copy";
+  let description = [{
+    `--finalize-memref-to-llvm` lowers a `memref.copy` between contiguous
+    buffers to a `memcpy`, but one that reads or writes a strided view (a
+    column block of a matrix: `tensor.extract_slice` / `tensor.insert_slice`
+    with an offset in the innermost dimension, once bufferized) to a call of
+    `memrefCopy` from `libmlir_c_runner_utils`. This pass rewrites those
+    copies into `linalg.copy`, which later passes turn into loops, so the
+    compiled code needs no runtime library for them.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def ConvertTransformerToLinalgPass : Pass<"lower-transformer"> {
   let summary = "Lower transformer ops to linalg, tensor, arith and math";
   let description = [{

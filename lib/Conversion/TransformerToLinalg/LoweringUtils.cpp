@@ -147,7 +147,12 @@ void lowering::assertBroadcastable(OpBuilder &b, Location loc, Value value,
 }
 
 AffineMap lowering::rowMap(MLIRContext *ctx, int64_t rank) {
-  return AffineMap::getMultiDimIdentityMap(rank, ctx).getMajorSubMap(rank - 1);
+  // Built explicitly: getMajorSubMap(0) is a null map, not `(d0) -> ()`,
+  // and rank-1 inputs reduce to a rank-0 row.
+  SmallVector<AffineExpr> exprs;
+  for (int64_t i = 0; i + 1 < rank; ++i)
+    exprs.push_back(getAffineDimExpr(i, ctx));
+  return AffineMap::get(rank, 0, exprs, ctx);
 }
 
 Value lowering::buildGeneric(OpBuilder &b, Location loc, Value init,

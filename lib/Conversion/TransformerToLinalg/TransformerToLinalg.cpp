@@ -35,7 +35,8 @@ struct ConvertTransformerToLinalgPass
     // Report unranked types up front with a hint, rather than as a generic
     // "failed to legalize" from the conversion driver.
     WalkResult ranked = getOperation()->walk([](Operation *op) {
-      if (!isa<TransformerDialect>(op->getDialect()))
+      // Unregistered ops (--allow-unregistered-dialect) have no dialect.
+      if (!isa_and_nonnull<TransformerDialect>(op->getDialect()))
         return WalkResult::advance();
       return failed(lowering::checkRankedTypes(op)) ? WalkResult::interrupt()
                                                     : WalkResult::advance();

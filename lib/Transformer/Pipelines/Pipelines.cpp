@@ -23,6 +23,9 @@ void transformer::buildTransformerToLinalgPipeline(
   if (opts.optLevel >= 1 && opts.fuseAttention)
     pm.addNestedPass<func::FuncOp>(createTransformerFuseAttentionPass());
   pm.addPass(createConvertTransformerToLinalgPass());
+  // Element-wise arith/math ops on tensors, which programs may mix with the
+  // dialect, have no bufferization: make them linalg.generic ops.
+  pm.addPass(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
@@ -38,12 +41,17 @@ void transformer::buildLinalgToLLVMPipeline(
   // pass plain contiguous buffers, and no memrefCopy runtime is needed.
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A loop-carried tensor updated by an op that needs a new buffer (a decode
+  // loop over transformer ops) yields a fresh allocation each iteration.
+  bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   // Returned buffers are owned by the caller: ones that alias an argument or
   // a constant are cloned, and the clones become alloc + copy.
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
 
+  // Strided copies would call the memrefCopy runtime function otherwise.
+  pm.addNestedPass<func::FuncOp>(createTransformerLowerStridedCopiesPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
