@@ -1,0 +1,250 @@
+"""Side-by-side benchmark: our compiled code against numpy and PyTorch.
+
+For each workload of workloads.py it JIT-compiles and times `@main` with
+transformer-run, times the numpy and PyTorch versions with 1 and 2 threads
+(each library in a fresh process with a clean environment), checks our
+result against numpy's, and prints one table: median ms after warm-up,
+GFLOP/s, % of the machine's peak, GB/s for memory-bound work, and our time
+divided by each baseline's (below 1: we are faster).
+
+Usage (bench/run.sh installs the baselines and builds first):
+  bench.py [--quick] [--json FILE] [--only SUBSTRING] [--build DIR]
+           [--baselines numpy,torch] [--threads 1,2]
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import workloads  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# This machine: 2 cores, two 512-bit FMA units each at about 3.5 GHz.
+PEAK_GFLOPS_PER_CORE = 224.0
+
+
+def baseline_env(threads):
+    """A clean environment for the baselines (docs/performance.md)."""
+    env = dict(os.environ)
+    # OPENBLAS_CORETYPE=Haswell forces AVX2 kernels (half speed here).
+    env.pop("OPENBLAS_CORETYPE", None)
+    env.pop("OPENBLAS_L2_SIZE", None)
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        env[var] = str(threads)
+    return env
+
+
+def common_env(env):
+    # Keep freed memory in the process (no page faults on every call) and
+    # let idle OpenMP threads sleep (the machine is shared).
+    env["GLIBC_TUNABLES"] = ("glibc.malloc.mmap_max=0:"
+                             "glibc.malloc.trim_threshold=68719476736")
+    env["OMP_WAIT_POLICY"] = "PASSIVE"
+    return env
+
+
+def run_ours(tool, workdir, index, w, quick, extra_flags):
+    """Compiles and times @main; returns a dict or {"error": ...}."""
+    entry = index[w.name]
+    out_path = os.path.join(workdir, entry["id"] + ".ours.npy")
+    base = [tool, entry["mlir"]] + ["--input=@" + p for p in entry["inputs"]]
+    base += ["--output=@" + out_path] + extra_flags
+    env = common_env(dict(os.environ))
+
+    def once(reps, warmup):
+        start = time.perf_counter()
+        proc = subprocess.run(
+            base + ["--benchmark-repetitions=%d" % reps, "--warmup=%d" % warmup],
+            capture_output=True, text=True, env=env)
+        wall = time.perf_counter() - start
+        if proc.returncode != 0:
+            lines = (proc.stderr or proc.stdout).strip().splitlines()
+            return {"error": lines[-1] if lines else "exit %d" % proc.returncode}
+        compile_ms = re.search(r"compile: ([0-9.]+) ms", proc.stdout)
+        median = re.search(r"median ([0-9.]+) ms", proc.stdout)
+        if not compile_ms or not median:
+            return {"error": "unexpected transformer-run output"}
+        return {"median_ms": float(median.group(1)), "reps": reps,
+                "compile_ms": float(compile_ms.group(1)), "wall_s": wall}
+
+    # One call to size the run, then enough calls for about a second.
+    first = once(1, 0)
+    if "error" in first or quick:
+        result = first
+    else:
+        t = first["median_ms"] * 1e-3
+        if t > 2.0:
+            result = first
+        else:
+            reps = int(max(3, min(200, 1.0 / max(t, 1e-6))))
+            result = once(reps, max(1, reps // 10))
+            result["compile_ms"] = first["compile_ms"]
+    if "error" not in result:
+        result["max_abs_error"] = check_result(w, entry, out_path)
+    return result
+
+
+def check_result(w, entry, out_path):
+    """Largest |ours - numpy(float64)| relative to the reference's scale."""
+    arrays = [np.load(p).astype(np.float64) for p in entry["inputs"]]
+    expected = w.numpy_fn(*arrays)
+    ours = np.load(out_path).astype(np.float64)
+    if ours.shape != expected.shape:
+        return float("inf")
+    scale = max(1.0, float(np.max(np.abs(expected))))
+    return float(np.max(np.abs(ours - expected))) / scale
+
+
+def run_baseline(library, threads, workdir, quick):
+    cmd = [sys.executable, os.path.join(ROOT, "bench", "baselines.py"),
+           library, str(threads), workdir] + (["--quick"] if quick else [])
+    proc = subprocess.run(cmd, capture_output=True, text=True,
+                          env=common_env(baseline_env(threads)))
+    if proc.returncode != 0:
+        lines = proc.stderr.strip().splitlines()
+        return {"error": lines[-1] if lines else "failed"}
+    return json.loads(proc.stdout)
+
+
+def fmt_ms(ms):
+    if ms is None:
+        return "-"
+    return "%.3f" % ms if ms < 10 else "%.1f" % ms
+
+
+def fmt_ratio(ours, theirs):
+    if ours is None or theirs is None:
+        return "-"
+    return "%.2f" % (ours / theirs)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="tiny shapes, one repetition (a smoke test)")
+    parser.add_argument("--json", help="also write the results to FILE")
+    parser.add_argument("--only", help="run workloads whose name contains it")
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--baselines", default="numpy,torch")
+    parser.add_argument("--threads", default="1,2",
+                        help="thread counts for the baselines")
+    parser.add_argument("--flags", default="",
+                        help="extra transformer-run flags, space-separated")
+    args = parser.parse_args()
+
+    tool = os.path.join(args.build, "bin", "transformer-run")
+    if not os.path.exists(tool):
+        sys.exit("Error: %s not found: build first (bench/run.sh does)" % tool)
+    suite = workloads.suite(args.quick, np.random.default_rng(0))
+    if args.only:
+        suite = [w for w in suite if args.only in w.name]
+        if not suite:
+            sys.exit("Error: no workload name contains '%s'" % args.only)
+    thread_counts = [int(t) for t in args.threads.split(",") if t]
+    libraries = [b for b in args.baselines.split(",") if b]
+    for lib in libraries:
+        if lib not in ("numpy", "torch"):
+            sys.exit("Error: unknown baseline '%s' (numpy, torch)" % lib)
+
+    workdir = tempfile.mkdtemp(prefix="transformer-bench-")
+    index = {}
+    for n, w in enumerate(suite):
+        wid = "w%02d" % n
+        mlir = os.path.join(workdir, wid + ".mlir")
+        with open(mlir, "w") as f:
+            f.write(w.mlir)
+        paths = []
+        for i, a in enumerate(w.inputs):
+            p = os.path.join(workdir, "%s.in%d.npy" % (wid, i))
+            np.save(p, a)
+            paths.append(p)
+        index[w.name] = {"id": wid, "mlir": mlir, "inputs": paths}
+    with open(os.path.join(workdir, "index.json"), "w") as f:
+        json.dump(index, f)
+
+    baselines = {}
+    for lib in libraries:
+        for t in thread_counts:
+            key = "%s-%dt" % (lib, t)
+            print("running %s ..." % key, file=sys.stderr, flush=True)
+            baselines[key] = run_baseline(lib, t, workdir, args.quick)
+            if "error" in baselines[key]:
+                print("  %s: %s" % (key, baselines[key]["error"]),
+                      file=sys.stderr)
+
+    flags = args.flags.split()
+    ours = {}
+    for w in suite:
+        print("running ours: %s ..." % w.name, file=sys.stderr, flush=True)
+        ours[w.name] = run_ours(tool, workdir, index, w, args.quick, flags)
+
+    keys = [k for k in baselines if "error" not in baselines[k]]
+    header = ["workload", "ours ms", "GFLOP/s", "% peak", "GB/s"]
+    header += [k + " ms" for k in keys] + ["ours/" + k for k in keys]
+    header += ["compile ms", "max err"]
+    rows = []
+    for w in suite:
+        r = ours[w.name]
+        ms = r.get("median_ms")
+        row = [w.name]
+        if ms is None:
+            row += ["error: " + r["error"], "-", "-", "-"]
+        else:
+            gflops = w.flops / (ms * 1e-3) / 1e9
+            row += [fmt_ms(ms), "%.1f" % gflops,
+                    "%.0f%%" % (100 * gflops / PEAK_GFLOPS_PER_CORE),
+                    "%.1f" % (w.bytes_moved / (ms * 1e-3) / 1e9)]
+        row += [fmt_ms(baselines[k][w.name]["median_ms"]) for k in keys]
+        row += [fmt_ratio(ms, baselines[k][w.name]["median_ms"]) for k in keys]
+        row += [fmt_ms(r.get("compile_ms")),
+                "%.1e" % r["max_abs_error"] if "max_abs_error" in r else "-"]
+        rows.append(row)
+
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    print()
+    print("ours: transformer-run %s (1 thread); %% peak of one core (%.0f "
+          "GFLOP/s); GB/s = bytes read and written / time." %
+          (" ".join(flags) or "default flags", PEAK_GFLOPS_PER_CORE))
+    for k in keys:
+        b = baselines[k]
+        print("%s: version %s%s, copy bandwidth %.1f GB/s" %
+              (k, b.get("version", "?"),
+               (", " + b["blas"]) if "blas" in b else "", b["copy_gbps"]))
+    print("ratios: ours / baseline, below 1 means we are faster.")
+
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"date": time.strftime("%Y-%m-%d"),
+                       "peak_gflops_per_core": PEAK_GFLOPS_PER_CORE,
+                       "workloads": [{"name": w.name, "family": w.family,
+                                      "flops": w.flops,
+                                      "bytes": w.bytes_moved,
+                                      "ours": ours[w.name],
+                                      "baselines": {k: baselines[k].get(w.name)
+                                                    for k in keys}}
+                                     for w in suite],
+                       "baseline_info": {k: {x: baselines[k][x] for x in
+                                             ("version", "copy_gbps")}
+                                         for k in keys}}, f, indent=1)
+    failed = [w.name for w in suite if "error" in ours[w.name] or
+              ours[w.name].get("max_abs_error", 0) > 1e-3]
+    if failed:
+        print("Error: wrong or failed results for: " + ", ".join(failed),
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

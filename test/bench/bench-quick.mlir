@@ -1,0 +1,22 @@
+// Smoke test of the benchmark harness (bench/): tiny shapes, numpy baseline
+// only, one thread. It checks that every workload compiles, runs and matches
+// numpy, and that the table has its columns; it never asserts a timing.
+// REQUIRES: numpy, transformer-run
+// RUN: %python %src_root/bench/bench.py --quick --baselines numpy --threads 1 \
+// RUN:   --build %obj_root --json %t.json 2>%t.log | FileCheck %s
+// RUN: %python -c "import json; d = json.load(open('%t.json')); \
+// RUN:   print(len(d['workloads']), all('median_ms' in w['ours'] for w in d['workloads']))" \
+// RUN:   | FileCheck %s --check-prefix=JSON
+
+// CHECK: | workload | ours ms | GFLOP/s | % peak | GB/s | numpy-1t ms | ours/numpy-1t | compile ms | max err |
+// CHECK: | matmul 64^3 | {{[0-9.]+}} | {{[0-9.]+}} |
+// CHECK: | linear 8x32 -> 48 |
+// CHECK: | layer_norm 8x32 |
+// CHECK: | softmax 8x32 |
+// CHECK: | gelu 8x32 |
+// CHECK: | add 8x32 |
+// CHECK: | attention (1,2,16,8) causal |
+// CHECK: | GPT-2 block seq 8 |
+// CHECK-NOT: error
+// CHECK: numpy-1t: version
+// JSON: 8 True
