@@ -22,11 +22,16 @@ install(DIRECTORY ${PROJECT_BINARY_DIR}/include/Transformer
 
 # add_mlir_library installs every library of the project into the export set
 # `MLIRTargets` (LLVM's naming; the set holds only this project's libraries).
-# Their headers come from the installed include directory.
+# A consumer gets their headers, those of LLVM/MLIR they include, and C++17
+# from the imported targets alone.
 get_property(TRANSFORMER_EXPORTED_LIBS GLOBAL PROPERTY MLIR_EXPORTS)
 foreach(lib ${TRANSFORMER_EXPORTED_LIBS})
-  target_include_directories(${lib} INTERFACE
-    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  set(dirs ${CMAKE_INSTALL_INCLUDEDIR} ${MLIR_INCLUDE_DIRS} ${LLVM_INCLUDE_DIRS})
+  list(REMOVE_DUPLICATES dirs)
+  foreach(dir ${dirs})
+    target_include_directories(${lib} INTERFACE $<INSTALL_INTERFACE:${dir}>)
+  endforeach()
+  target_compile_features(${lib} INTERFACE cxx_std_17)
 endforeach()
 install(EXPORT MLIRTargets
   NAMESPACE TransformerMLIR::

@@ -12,7 +12,7 @@ launcher="${7:-}"
 out="$build/test/Install"
 prefix="$out/prefix"
 work="$out/downstream-build"
-rm -rf "$prefix"
+rm -rf "$prefix" "$work"
 "$cmake" --install "$build" --prefix "$prefix" > "$out/install.log"
 
 "$cmake" -S "$src/test/Install/downstream" -B "$work" -G "$generator" \

@@ -4,7 +4,7 @@
 // models of arith, scf and tensor this fails with `op was not bufferized`.
 
 // CHECK-LABEL: llvm.func @mixed(
-// CHECK: llvm.call @expf
+// CHECK: llvm.intr.exp
 // CHECK: llvm.return
 func.func @mixed(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %n: index) -> tensor<4x8xf32> {
   %s = arith.addf %x, %y : tensor<4x8xf32>
