@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Transformer/IR/TransformerDialect.h"
+#include "Transformer/InitAllTransformer.h"
 #include "Transformer/Pipelines/Pipelines.h"
 #include "Transformer/Support/InputLimits.h"
 #include "Transformer/Transforms/Passes.h"
@@ -40,7 +40,7 @@ static const DialectRegistry &getRegistry() {
     // plus the extensions and interfaces the pipeline needs.
     registerAllDialects(*r);
     registerAllExtensions(*r);
-    r->insert<transformer::TransformerDialect>();
+    transformer::registerAllTransformer(*r);
     return r;
   }();
   return *registry;

@@ -31,11 +31,15 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.transformer_tools_dir, append_path=True)
 
 tool_dirs = [config.transformer_tools_dir, config.llvm_tools_dir]
-tools = ["transformer-opt", "mlir-translate", "mlir-opt"]
+# mlir-opt is LLVM's own (Debian's mlir-opt-22): the plugin tests load
+# TransformerPlugin.so into it.
+tools = ["transformer-opt", "transformer-lsp-server", "mlir-translate", "mlir-opt"]
 if os.path.exists(os.path.join(config.transformer_tools_dir, "transformer-run")):
     tools.append("transformer-run")
     config.available_features.add("transformer-run")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+config.substitutions.append(("%transformer_plugin", config.transformer_plugin))
 
 # Leak checks of transformer-run use valgrind when it is installed; a
 # sanitizer build checks leaks with LeakSanitizer instead (valgrind cannot

@@ -6,9 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Transformer/IR/TransformerDialect.h"
+#include "Transformer/InitAllTransformer.h"
 #include "Transformer/Support/InputLimits.h"
-#include "Transformer/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -45,10 +44,12 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
-  registry.insert<transformer::TransformerDialect>();
+  transformer::registerAllTransformer(registry);
 
-  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
+  // Named copies: a lambda may not capture structured bindings in C++17.
+  auto [input, output] = registerAndParseCLIOptions(
       argc, argv, "transformer-mlir optimizer driver\n", registry);
+  std::string inputFilename(input), outputFilename(output);
   if (failed(checkInputFile(inputFilename)))
     return 1;
   return transformer::runWithLargeStack([&] {

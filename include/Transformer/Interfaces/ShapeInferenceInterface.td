@@ -2,7 +2,7 @@
 //
 // The interface through which `--transformer-shape-inference` refines result
 // types. Each op computes its result type from its operand types with the same
-// shape functions that its verifier uses (lib/Transformer/IR/ShapeUtils.cpp),
+// shape functions that its verifier uses (lib/Transformer/Utils/ShapeUtils.cpp),
 // so the verifier and the pass can never disagree.
 //
 //===----------------------------------------------------------------------===//

@@ -20,10 +20,6 @@ namespace mlir::transformer {
 #define GEN_PASS_DECL
 #include "Transformer/Transforms/Passes.h.inc"
 
-/// Registers every pass of the project, the pipelines and the
-/// `--convert-transformer-to-linalg` alias.
-void registerAllTransformerPasses();
-
 #define GEN_PASS_REGISTRATION
 #include "Transformer/Transforms/Passes.h.inc"
 

@@ -1,8 +1,9 @@
 //===- Passes.td - transformer passes ----------------------*- tablegen -*-===//
 //
-// All passes of the project. The conversion to linalg lives here too (not in a
-// separate Conversion/Passes.td) because it is the only conversion pass; it
-// keeps its code in lib/Conversion/TransformerToLinalg.
+// The passes that transform the transformer dialect (and linalg/memref code
+// it lowers to). Conversions to other dialects are declared apart, in
+// Transformer/Conversion/Passes.td, as upstream separates Transforms and
+// Conversion.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,29 +83,6 @@ def TransformerLowerStridedCopiesPass
     compiled code needs no runtime library for them.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
-}
-
-def ConvertTransformerToLinalgPass : Pass<"lower-transformer"> {
-  let summary = "Lower transformer ops to linalg, tensor, arith and math";
-  let description = [{
-    Replaces every `transformer` op with `linalg` ops on tensors (plus
-    `tensor`, `arith`, `math`), for static and dynamic shapes. Dimensions
-    that are only known at run time are checked with `cf.assert` (matmul
-    inner dimensions, broadcasting, attention sequence lengths, embedding ids
-    in range, a non-negative rope offset). A failed check prints the values
-    involved with `vector.print` before the assertion fails.
-    `--convert-transformer-to-linalg`
-    is an alias of this flag.
-
-    Ops with unranked types are rejected: run `--transformer-shape-inference`
-    first.
-  }];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
-    "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
-    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
-    "::mlir::vector::VectorDialect"
-  ];
 }
 
 #endif // TRANSFORMER_TRANSFORMS_PASSES

@@ -5,14 +5,14 @@
 #include "LoweringUtils.h"
 #include "Patterns.h"
 
+#include "Transformer/Conversion/Passes.h"
 #include "Transformer/IR/TransformerOps.h"
-#include "Transformer/Transforms/Passes.h"
 
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::transformer {
 #define GEN_PASS_DEF_CONVERTTRANSFORMERTOLINALGPASS
-#include "Transformer/Transforms/Passes.h.inc"
+#include "Transformer/Conversion/Passes.h.inc"
 } // namespace mlir::transformer
 
 using namespace mlir;

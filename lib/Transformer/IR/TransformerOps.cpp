@@ -9,7 +9,7 @@
 
 #include "Transformer/IR/TransformerOps.h"
 
-#include "Transformer/IR/ShapeUtils.h"
+#include "Transformer/Utils/ShapeUtils.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"

@@ -2,7 +2,7 @@
 
 #include "Transformer/Interfaces/ShapeInferenceInterface.h"
 
-#include "Transformer/IR/ShapeUtils.h"
+#include "Transformer/Utils/ShapeUtils.h"
 
 using namespace mlir;
 using namespace mlir::transformer;

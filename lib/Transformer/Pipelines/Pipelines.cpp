@@ -2,6 +2,7 @@
 
 #include "Transformer/Pipelines/Pipelines.h"
 
+#include "Transformer/Conversion/Passes.h"
 #include "Transformer/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"

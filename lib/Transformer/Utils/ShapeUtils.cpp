@@ -1,6 +1,6 @@
 //===- ShapeUtils.cpp - Shape arithmetic shared by the ops ----------------===//
 
-#include "Transformer/IR/ShapeUtils.h"
+#include "Transformer/Utils/ShapeUtils.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -1,12 +1,14 @@
 //===- ShapeUtils.h - Shape arithmetic shared by the ops --------*- C++ -*-===//
 //
-// Small shape functions used by the op verifiers, shape inference and the
-// lowering, so that all three agree on broadcasting and dimension matching.
+// Small shape functions used by the op verifiers (lib/Transformer/IR) and the
+// shape inference interface (lib/Transformer/Interfaces), so that both agree
+// on broadcasting and dimension matching. They depend on MLIR's IR only and
+// form their own library, MLIRTransformerUtils, below both.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TRANSFORMER_IR_SHAPEUTILS_H
-#define TRANSFORMER_IR_SHAPEUTILS_H
+#ifndef TRANSFORMER_UTILS_SHAPEUTILS_H
+#define TRANSFORMER_UTILS_SHAPEUTILS_H
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/SmallVector.h"
@@ -35,4 +37,4 @@ std::string quoted(Type type);
 
 } // namespace mlir::transformer
 
-#endif // TRANSFORMER_IR_SHAPEUTILS_H
+#endif // TRANSFORMER_UTILS_SHAPEUTILS_H
