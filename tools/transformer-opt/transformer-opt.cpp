@@ -8,6 +8,7 @@
 
 #include "Transformer/IR/TransformerDialect.h"
 #include "Transformer/Support/InputLimits.h"
+#include "Transformer/Support/ToolInfo.h"
 #include "Transformer/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -39,6 +40,7 @@ static LogicalResult checkInputFile(llvm::StringRef filename) {
 }
 
 int main(int argc, char **argv) {
+  transformer::installToolInfo("transformer-opt");
   registerAllPasses();
   transformer::registerAllTransformerPasses();
 
