@@ -176,6 +176,8 @@ bool callGuarded(void (*function)(void **), void **args,
   }
   function(args);
   transformerRuntimeSetErrorHandler(nullptr, nullptr);
+  // What the program printed through C stdio (vector.print) comes first.
+  std::fflush(stdout);
   return true;
 }
 } // namespace

@@ -166,6 +166,8 @@ int run() {
   registerRunnerDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // An op dump as a note would not make a readable one-line error.
+  context.printOpOnDiagnostic(false);
   OneLineDiagnosticHandler handler(&context);
 
   // --mlir-timing: pass timings of both stages and the LLVM compile time.
