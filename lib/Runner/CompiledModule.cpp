@@ -172,6 +172,7 @@ bool callGuarded(void (*function)(void **), void **args,
   transformerRuntimeSetErrorHandler(onRuntimeError, &failure);
   if (setjmp(failure.env)) {
     transformerRuntimeSetErrorHandler(nullptr, nullptr);
+    std::fflush(stdout);
     return false;
   }
   function(args);
