@@ -61,8 +61,8 @@ runner::checkedNumElements(llvm::ArrayRef<int64_t> shape, ElementType type) {
     if (nonZero > limit / static_cast<uint64_t>(dim))
       return llvm::createStringError(
           "tensor of %s elements is larger than the %llu MiB limit",
-          llvm::join(llvm::map_range(shape,
-                                     [](int64_t d) { return std::to_string(d); }),
+          llvm::join(llvm::map_range(
+                         shape, [](int64_t d) { return std::to_string(d); }),
                      "x")
               .c_str(),
           static_cast<unsigned long long>(maxTensorBytes >> 20));
@@ -87,8 +87,7 @@ llvm::Expected<HostTensor> HostTensor::allocate(ElementType type,
   size_t bytes = std::max<size_t>(64, (tensor.getNumBytes() + 63) / 64 * 64);
   void *ptr = std::aligned_alloc(64, bytes);
   if (!ptr)
-    return llvm::createStringError("out of memory allocating %zu bytes",
-                                   bytes);
+    return llvm::createStringError("out of memory allocating %zu bytes", bytes);
   std::memset(ptr, 0, bytes);
   tensor.data.reset(static_cast<char *>(ptr));
   return tensor;

@@ -129,12 +129,13 @@ llvm::Expected<HostTensor> runner::readNpyFile(StringRef path) {
                                    buffer.getError().message().c_str());
   llvm::Expected<HostTensor> tensor = parseNpy((*buffer)->getBuffer());
   if (!tensor)
-    return llvm::createStringError("'" + path + "': " +
-                                   llvm::toString(tensor.takeError()));
+    return llvm::createStringError("'" + path +
+                                   "': " + llvm::toString(tensor.takeError()));
   return tensor;
 }
 
-llvm::Error runner::writeNpyFile(StringRef path, const HostTensor &tensor) {
+llvm::Error runner::writeNpyFile(StringRef path, const HostTensor &tensor,
+                                 bool append) {
   std::string descr = tensor.getElementType() == ElementType::F32   ? "<f4"
                       : tensor.getElementType() == ElementType::I32 ? "<i4"
                                                                     : "<i8";
@@ -153,12 +154,50 @@ llvm::Error runner::writeNpyFile(StringRef path, const HostTensor &tensor) {
   header += '\n';
 
   std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  llvm::raw_fd_ostream os(
+      path, ec, append ? llvm::sys::fs::OF_Append : llvm::sys::fs::OF_None);
   if (ec)
-    return llvm::createStringError("cannot write '%s': %s",
-                                   path.str().c_str(), ec.message().c_str());
+    return llvm::createStringError("cannot write '%s': %s", path.str().c_str(),
+                                   ec.message().c_str());
   os << "\x93NUMPY" << char(1) << char(0) << char(header.size() & 0xff)
      << char(header.size() >> 8) << header;
+  os.write(static_cast<const char *>(tensor.getData()), tensor.getNumBytes());
+  os.close();
+  if (os.has_error())
+    return llvm::createStringError("cannot write '%s'", path.str().c_str());
+  return llvm::Error::success();
+}
+
+llvm::Expected<HostTensor> runner::readRawFile(StringRef path, ElementType type,
+                                               llvm::ArrayRef<int64_t> shape,
+                                               bool isScalar) {
+  llvm::Expected<HostTensor> tensor =
+      HostTensor::allocate(type, shape, isScalar);
+  if (!tensor)
+    return tensor.takeError();
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return llvm::createStringError("cannot read '%s': %s", path.str().c_str(),
+                                   buffer.getError().message().c_str());
+  StringRef bytes = (*buffer)->getBuffer();
+  if (bytes.size() != tensor->getNumBytes())
+    return llvm::createStringError(
+        "'%s' holds %zu bytes, not the %zu of %s", path.str().c_str(),
+        bytes.size(), tensor->getNumBytes(), tensor->getTypeString().c_str());
+  std::memcpy(tensor->getData(), bytes.data(), bytes.size());
+  return tensor;
+}
+
+llvm::Error runner::writeRawFile(StringRef path, const HostTensor &tensor,
+                                 bool append) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(
+      path, ec, append ? llvm::sys::fs::OF_Append : llvm::sys::fs::OF_None);
+  if (ec)
+    return llvm::createStringError("cannot write '%s': %s", path.str().c_str(),
+                                   ec.message().c_str());
   os.write(static_cast<const char *>(tensor.getData()), tensor.getNumBytes());
   os.close();
   if (os.has_error())

@@ -61,12 +61,14 @@ llvm::Error parseTypeSpec(StringRef text, llvm::SmallVectorImpl<int64_t> &shape,
 llvm::SmallVector<StringRef> splitValues(StringRef text) {
   llvm::SmallVector<StringRef> tokens;
   while (true) {
-    text = text.drop_while(
-        [](char c) { return llvm::isSpace(c) || c == ',' || c == '[' || c == ']'; });
+    text = text.drop_while([](char c) {
+      return llvm::isSpace(c) || c == ',' || c == '[' || c == ']';
+    });
     if (text.empty())
       return tokens;
-    StringRef token = text.take_until(
-        [](char c) { return llvm::isSpace(c) || c == ',' || c == '[' || c == ']'; });
+    StringRef token = text.take_until([](char c) {
+      return llvm::isSpace(c) || c == ',' || c == '[' || c == ']';
+    });
     tokens.push_back(token);
     text = text.drop_front(token.size());
   }
@@ -86,11 +88,9 @@ llvm::Error storeToken(HostTensor &tensor, int64_t i, StringRef token) {
   }
   long long value = std::strtoll(str.c_str(), &end, 10);
   if (end != str.c_str() + str.size() || str.empty() || errno == ERANGE)
-    return llvm::createStringError("bad %s value '%s'",
-                                   elementTypeName(tensor.getElementType())
-                                       .str()
-                                       .c_str(),
-                                   str.c_str());
+    return llvm::createStringError(
+        "bad %s value '%s'",
+        elementTypeName(tensor.getElementType()).str().c_str(), str.c_str());
   if (tensor.getElementType() == ElementType::I32) {
     if (value < INT32_MIN || value > INT32_MAX)
       return llvm::createStringError("i32 value '%s' is out of range",
@@ -120,8 +120,14 @@ void fillRandom(HostTensor &tensor, uint64_t seed) {
 llvm::Expected<HostTensor>
 runner::parseValueSpec(StringRef spec, uint64_t seed,
                        std::optional<ElementType> scalarType) {
-  if (spec.starts_with("@"))
+  if (spec.starts_with("@")) {
+    if (spec.ends_with(".bin"))
+      return llvm::createStringError(
+          "'%s': a raw binary file needs its shape and type: "
+          "SHAPExTYPE=%s",
+          spec.str().c_str(), spec.str().c_str());
     return readNpyFile(spec.drop_front());
+  }
 
   size_t eq = spec.find('=');
   if (eq == StringRef::npos) {
@@ -143,10 +149,13 @@ runner::parseValueSpec(StringRef spec, uint64_t seed,
   llvm::SmallVector<int64_t> shape;
   ElementType type;
   bool isScalar;
-  if (llvm::Error err = parseTypeSpec(spec.take_front(eq), shape, type, isScalar))
+  if (llvm::Error err =
+          parseTypeSpec(spec.take_front(eq), shape, type, isScalar))
     return std::move(err);
   StringRef values = spec.drop_front(eq + 1).trim();
 
+  if (values.starts_with("@") && values.ends_with(".bin"))
+    return readRawFile(values.drop_front(), type, shape, isScalar);
   if (values.starts_with("@")) {
     llvm::Expected<HostTensor> file = readNpyFile(values.drop_front());
     if (!file)
@@ -160,9 +169,11 @@ runner::parseValueSpec(StringRef spec, uint64_t seed,
     return file;
   }
 
-  llvm::Expected<HostTensor> tensor = HostTensor::allocate(type, shape, isScalar);
+  llvm::Expected<HostTensor> tensor =
+      HostTensor::allocate(type, shape, isScalar);
   if (!tensor)
-    return llvm::createStringError("'%s': %s", spec.take_front(eq).str().c_str(),
+    return llvm::createStringError("'%s': %s",
+                                   spec.take_front(eq).str().c_str(),
                                    llvm::toString(tensor.takeError()).c_str());
   if (values == "random") {
     fillRandom(*tensor, seed);
@@ -283,4 +294,35 @@ std::optional<std::string> runner::compareValues(const HostTensor &actual,
     }
   }
   return std::nullopt;
+}
+
+llvm::Expected<OutputSpec> runner::parseOutputSpec(StringRef spec) {
+  OutputSpec out;
+  if (spec == "-")
+    return out;
+  if (spec.empty()) {
+    out.kind = OutputSpec::Kind::Skip;
+    return out;
+  }
+  if ((spec.starts_with("@") || spec.starts_with("+")) && spec.size() > 1 &&
+      (spec.ends_with(".npy") || spec.ends_with(".bin"))) {
+    out.kind = OutputSpec::Kind::File;
+    out.append = spec.front() == '+';
+    out.raw = spec.ends_with(".bin");
+    out.path = spec.drop_front().str();
+    return out;
+  }
+  return llvm::createStringError(
+      "--output=%s: expected @FILE.npy, +FILE.npy (append), @FILE.bin (raw), "
+      "+FILE.bin, - (print) or nothing (skip)",
+      spec.str().c_str());
+}
+
+llvm::Error runner::writeOutput(const OutputSpec &spec,
+                                const HostTensor &value) {
+  if (spec.kind != OutputSpec::Kind::File)
+    return llvm::Error::success();
+  if (spec.raw)
+    return writeRawFile(spec.path, value, spec.append);
+  return writeNpyFile(spec.path, value, spec.append);
 }

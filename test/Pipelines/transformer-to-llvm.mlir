@@ -2,7 +2,7 @@
 // RUN: transformer-opt %s -split-input-file --transformer-to-llvm=opt-level=0 | mlir-translate --mlir-to-llvmir -split-input-file | FileCheck %s
 
 // Every op of the dialect compiles through --transformer-to-llvm and the
-// result translates to LLVM IR. Run-time checks become calls that abort.
+// result translates to LLVM IR. Run-time checks become calls of the runtime library.
 
 // CHECK-LABEL: define {{.*}} @matmul(
 // CHECK-DAG: ret 
@@ -14,7 +14,7 @@ func.func @matmul(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x3x5x
 // -----
 
 // CHECK-LABEL: define {{.*}} @matmul_dynamic(
-// CHECK-DAG: call {{.*}}@abort
+// CHECK-DAG: call {{.*}}@transformerRuntimeError
 // CHECK-DAG: ret 
 func.func @matmul_dynamic(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = transformer.matmul %a, %b {transpose_b} : tensor<?x?xf32>, tensor<?x?xf32> -> tensor<?x?xf32>
@@ -60,7 +60,7 @@ func.func @add(%a: tensor<2x4xf32>, %b: tensor<4xf32>) -> tensor<2x4xf32> {
 // -----
 
 // CHECK-LABEL: define {{.*}} @sub(
-// CHECK-DAG: call {{.*}}@abort
+// CHECK-DAG: call {{.*}}@transformerRuntimeError
 // CHECK-DAG: ret 
 func.func @sub(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
   %0 = transformer.sub %a, %b : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
@@ -133,7 +133,7 @@ func.func @linear(%x: tensor<2x4xf32>, %w: tensor<3x4xf32>, %b: tensor<3xf32>) -
 // -----
 
 // CHECK-LABEL: define {{.*}} @embedding(
-// CHECK-DAG: call {{.*}}@abort
+// CHECK-DAG: call {{.*}}@transformerRuntimeError
 // CHECK-DAG: ret 
 func.func @embedding(%ids: tensor<5xi32>, %t: tensor<10x4xf32>) -> tensor<5x4xf32> {
   %0 = transformer.embedding %ids, %t : tensor<5xi32>, tensor<10x4xf32> -> tensor<5x4xf32>
@@ -161,7 +161,7 @@ func.func @masked_softmax(%x: tensor<4x4xf32>, %m: tensor<4x4xf32>) -> tensor<4x
 // -----
 
 // CHECK-LABEL: define {{.*}} @rope(
-// CHECK-DAG: call {{.*}}@abort
+// CHECK-DAG: call {{.*}}@transformerRuntimeError
 // CHECK-DAG: ret 
 func.func @rope(%x: tensor<3x8xf32>, %pos: index) -> tensor<3x8xf32> {
   %0 = transformer.rope %x at %pos : tensor<3x8xf32> -> tensor<3x8xf32>

@@ -53,7 +53,7 @@
 // ENTRY: Error: no function @nope in the module
 
 // RUN: not transformer-run %t/main.mlir --input=2x3xf32=1 --input=3xf32=1 --output=out.npy 2>&1 | FileCheck %s --check-prefix=OUTSPEC
-// OUTSPEC: Error: --output=out.npy: expected @FILE.npy or -
+// OUTSPEC: Error: --output=out.npy: expected @FILE.npy, +FILE.npy (append), @FILE.bin (raw), +FILE.bin, - (print) or nothing (skip)
 
 // RUN: not transformer-run %t/main.mlir --input=2x3xf32=1 --input=3xf32=1 --expected-output=1xf32=1 --expected-output=1xf32=1 2>&1 | FileCheck %s --check-prefix=EXPECTED
 // EXPECTED: Error: @main returns 1 result(s) but 2 --expected-output value(s) were given
@@ -62,10 +62,10 @@
 // NOFILE: Error: cannot read '{{.*}}nonexistent.mlir'
 
 // RUN: not transformer-run %t/syntax.mlir 2>&1 | FileCheck %s --check-prefix=SYNTAX
-// SYNTAX: Error: {{.*}}syntax.mlir":1:{{[0-9]+}}: expected
+// SYNTAX: Error: {{.*}}syntax.mlir:1:{{[0-9]+}}: expected
 
 // RUN: not transformer-run %t/verify.mlir 2>&1 | FileCheck %s --check-prefix=VERIFY
-// VERIFY: Error: {{.*}}verify.mlir":2:{{[0-9]+}}: 'transformer.softmax' op result type 'tensor<2x2xf32>' does not match
+// VERIFY: Error: {{.*}}verify.mlir:2:{{[0-9]+}}: 'transformer.softmax' op result type 'tensor<2x2xf32>' does not match
 
 // Unsupported types at the function boundary.
 // RUN: not transformer-run %t/f16.mlir --input=2xf32=1 2>&1 | FileCheck %s --check-prefix=F16

@@ -8,6 +8,7 @@
 
 #include "Transformer/InitAllTransformer.h"
 #include "Transformer/Support/InputLimits.h"
+#include "Transformer/Support/ToolInfo.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -38,6 +39,7 @@ static LogicalResult checkInputFile(llvm::StringRef filename) {
 }
 
 int main(int argc, char **argv) {
+  transformer::installToolInfo("transformer-opt");
   registerAllPasses();
   transformer::registerAllTransformerPasses();
 

@@ -2,32 +2,27 @@
 //
 // Compiles a .mlir file with the same pipeline as `--transformer-to-llvm`,
 // JIT-compiles it for the host and calls one function with inputs from the
-// command line or numpy files, printing or saving the results.
+// command line or numpy files, printing or saving the results. The work is
+// done by the runner library (lib/Runner); this file is flags and calls.
 //
 // Every user error is one `Error: ...` line on stderr and exit status 1, and
 // nothing is run unless every input has been checked against the signature.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Jit.h"
-
-#include "Transformer/IR/TransformerDialect.h"
-#include "Transformer/Pipelines/Pipelines.h"
+#include "Transformer/Runner/CompiledModule.h"
+#include "Transformer/Runner/Compiler.h"
 #include "Transformer/Runner/Npy.h"
 #include "Transformer/Runner/Values.h"
 #include "Transformer/Support/InputLimits.h"
-#include "Transformer/Transforms/Passes.h"
+#include "Transformer/Support/ToolInfo.h"
 
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -58,13 +53,15 @@ cl::list<std::string>
                     "2x2xf32=[[1 2][3 4]], 4xf32=0.5, 8x8xf32=random, "
                     "2x3xf32=@x.npy, f32=1.5, index=3"),
            cl::value_desc("spec"), cl::cat(category));
-cl::list<std::string>
-    outputs("output",
-            cl::desc("Where to put the next result: @out.npy, or - to print"),
-            cl::value_desc("@file.npy|-"), cl::cat(category));
+cl::list<std::string> outputs(
+    "output",
+    cl::desc("Where to put the next result: - (print), @out.npy, +out.npy "
+             "(append), @out.bin (raw), +out.bin, or nothing (skip)"),
+    cl::value_desc("spec"), cl::cat(category));
 cl::list<std::string> expectedOutputs(
     "expected-output",
-    cl::desc("Expected value of the next result (same forms as --input)"),
+    cl::desc("Expected value of the next result (same forms as --input), "
+             "or (ignored)"),
     cl::value_desc("spec"), cl::cat(category));
 cl::opt<double> expectedThreshold(
     "expected-f32-threshold",
@@ -78,15 +75,15 @@ cl::opt<uint64_t> seed("seed", cl::desc("Seed for `random` inputs"),
                        cl::init(0), cl::cat(category));
 
 enum class Emit { Linalg, LLVMDialect, LLVMIR, Run };
-cl::opt<Emit> emit(
-    "emit", cl::desc("What to produce"), cl::init(Emit::Run),
-    cl::values(clEnumValN(Emit::Linalg, "linalg",
-                          "the program as linalg on tensors"),
-               clEnumValN(Emit::LLVMDialect, "llvm-dialect",
-                          "the program in the LLVM dialect"),
-               clEnumValN(Emit::LLVMIR, "llvm-ir", "LLVM IR"),
-               clEnumValN(Emit::Run, "run", "compile and run (default)")),
-    cl::cat(category));
+cl::opt<Emit>
+    emit("emit", cl::desc("What to produce"), cl::init(Emit::Run),
+         cl::values(clEnumValN(Emit::Linalg, "linalg",
+                               "the program as linalg on tensors"),
+                    clEnumValN(Emit::LLVMDialect, "llvm-dialect",
+                               "the program in the LLVM dialect"),
+                    clEnumValN(Emit::LLVMIR, "llvm-ir", "LLVM IR"),
+                    clEnumValN(Emit::Run, "run", "compile and run (default)")),
+         cl::cat(category));
 
 cl::opt<bool> optO0("O0", cl::desc("Optimisation level 0"), cl::cat(category));
 cl::opt<bool> optO1("O1", cl::desc("Optimisation level 1"), cl::cat(category));
@@ -107,14 +104,21 @@ cl::opt<unsigned> repetitions(
 cl::opt<unsigned> warmup("warmup",
                          cl::desc("Untimed calls before the timed ones"),
                          cl::init(0), cl::cat(category));
-cl::opt<bool> hostSupportsJit("host-supports-jit",
-                              cl::desc("Print whether the JIT works here"),
-                              cl::cat(category));
+cl::opt<bool> printCompileTime(
+    "print-compile-time",
+    cl::desc("Print the time from the linalg stage to machine code"),
+    cl::cat(category));
+cl::opt<bool> hostSupportsJit(
+    "host-supports-jit",
+    cl::desc("Create a JIT for the host and print true or false"),
+    cl::cat(category));
 
 /// Reports a user error and returns the exit status for it.
 int fail(const llvm::Twine &message) {
+  std::string text = llvm::StringRef(message.str()).rtrim().str();
+  std::replace(text.begin(), text.end(), '\n', ' ');
   llvm::outs().flush();
-  llvm::errs() << "Error: " << message << "\n";
+  llvm::errs() << "Error: " << text << "\n";
   return 1;
 }
 
@@ -128,31 +132,6 @@ unsigned getOptLevel() {
   return 2;
 }
 
-/// Prints each diagnostic as one `Error: file:line:col: message` line.
-LogicalResult printDiagnostic(Diagnostic &diag) {
-  if (diag.getSeverity() != DiagnosticSeverity::Error)
-    return success();
-  std::string location;
-  llvm::raw_string_ostream os(location);
-  if (auto loc = dyn_cast<FileLineColLoc>(diag.getLocation()))
-    os << loc.getFilename() << ":" << loc.getLine() << ":" << loc.getColumn()
-       << ": ";
-  llvm::outs().flush();
-  llvm::errs() << "Error: " << location << diag.str() << "\n";
-  return success();
-}
-
-/// Runs one stage of the compilation pipeline on `module`; failures have
-/// been printed by the diagnostic handler.
-LogicalResult runStage(MLIRContext &context, ModuleOp module,
-                       void (*build)(OpPassManager &,
-                                     const TransformerPipelineOptions &),
-                       const TransformerPipelineOptions &options) {
-  PassManager pm(&context);
-  build(pm, options);
-  return pm.run(module);
-}
-
 /// The error for a flag given a different number of times than @entry has
 /// results.
 int resultCountMismatch(size_t results, size_t given, llvm::StringRef flag) {
@@ -161,16 +140,41 @@ int resultCountMismatch(size_t results, size_t given, llvm::StringRef flag) {
               " value(s) were given");
 }
 
+/// Checks the flags that need no input file.
+int checkOptions(std::vector<OutputSpec> &outputSpecs) {
+  int optFlags = optO0 + optO1 + optO2 + optO3;
+  if (optFlags > 1)
+    return fail("give at most one of -O0, -O1, -O2, -O3");
+  for (const std::string &out : outputs) {
+    llvm::Expected<OutputSpec> spec = parseOutputSpec(out);
+    if (!spec)
+      return fail(llvm::toString(spec.takeError()));
+    outputSpecs.push_back(*spec);
+  }
+  // A missing library is reported before anything is compiled.
+  if (llvm::Error err = checkSharedLibraries(sharedLibs))
+    return fail(llvm::toString(std::move(err)));
+  return 0;
+}
+
 int run() {
+  std::vector<OutputSpec> outputSpecs;
+  if (int status = checkOptions(outputSpecs))
+    return status;
+
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registry.insert<TransformerDialect>();
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
+  registerRunnerDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
-  ScopedDiagnosticHandler handler(&context, printDiagnostic);
+  // An op dump as a note would not make a readable one-line error.
+  context.printOpOnDiagnostic(false);
+  OneLineDiagnosticHandler handler(&context);
+
+  // --mlir-timing: pass timings of both stages and the LLVM compile time.
+  DefaultTimingManager timingManager;
+  applyDefaultTimingManagerCLOptions(timingManager);
+  TimingScope rootTimer = timingManager.getRootScope();
+  TimingScope *timing = timingManager.isEnabled() ? &rootTimer : nullptr;
 
   std::string errorMessage;
   std::unique_ptr<llvm::MemoryBuffer> file =
@@ -181,7 +185,9 @@ int run() {
     return fail(inputFile + ": " + llvm::toString(std::move(err)));
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  TimingScope parseTimer = rootTimer.nest("parse");
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  parseTimer.stop();
   if (!module)
     return 1; // The diagnostic handler has printed why.
 
@@ -190,8 +196,7 @@ int run() {
   options.fuseAttention = !noFuseAttention;
 
   // Stage 1: to linalg on tensors, where the entry signature is final.
-  if (failed(runStage(context, *module, buildTransformerToLinalgPipeline,
-                      options)))
+  if (failed(lowerToLinalg(*module, options, timing)))
     return 1;
   if (emit == Emit::Linalg) {
     module->print(llvm::outs());
@@ -207,6 +212,7 @@ int run() {
   // Check every input before compiling further, so nothing runs on bad
   // input.
   std::vector<HostTensor> arguments;
+  std::vector<std::optional<HostTensor>> expected;
   if (emit == Emit::Run) {
     if (inputs.size() != signature->arguments.size())
       return fail("@" + entryName + " takes " +
@@ -231,27 +237,27 @@ int run() {
     if (!outputs.empty() && outputs.size() != signature->results.size())
       return resultCountMismatch(signature->results.size(), outputs.size(),
                                  "output");
-    for (const std::string &out : outputs)
-      if (out != "-" && (!llvm::StringRef(out).starts_with("@") ||
-                         out.size() == 1))
-        return fail("--output=" + out + ": expected @FILE.npy or -");
     if (!expectedOutputs.empty() &&
         expectedOutputs.size() != signature->results.size())
       return resultCountMismatch(signature->results.size(),
                                  expectedOutputs.size(), "expected-output");
-  }
-  std::vector<HostTensor> expected;
-  for (auto [i, spec] : llvm::enumerate(expectedOutputs)) {
-    llvm::Expected<HostTensor> value = parseValueSpec(spec, seed, std::nullopt);
-    if (!value)
-      return fail("expected output " + llvm::Twine(i) + ": " +
-                  llvm::toString(value.takeError()));
-    expected.push_back(std::move(*value));
+    for (auto [i, spec] : llvm::enumerate(expectedOutputs)) {
+      if (isIgnoredSpec(spec)) {
+        expected.push_back(std::nullopt);
+        continue;
+      }
+      llvm::Expected<HostTensor> value =
+          parseValueSpec(spec, seed, std::nullopt);
+      if (!value)
+        return fail("expected output " + llvm::Twine(i) + ": " +
+                    llvm::toString(value.takeError()));
+      expected.push_back(std::move(*value));
+    }
   }
 
   // Stage 2: to the LLVM dialect.
   auto compileStart = std::chrono::steady_clock::now();
-  if (failed(runStage(context, *module, buildLinalgToLLVMPipeline, options)))
+  if (failed(lowerToLLVM(*module, options, timing)))
     return 1;
   if (emit == Emit::LLVMDialect) {
     module->print(llvm::outs());
@@ -265,30 +271,35 @@ int run() {
     return 0;
   }
 
+  TimingScope jitTimer = rootTimer.nest("JIT compile (LLVM)");
   llvm::Expected<std::unique_ptr<CompiledModule>> compiled =
       CompiledModule::create(*module, options.optLevel, sharedLibs);
   if (!compiled)
-    return fail("JIT compilation failed: " +
-                llvm::toString(compiled.takeError()));
-  std::vector<HostTensor *> argumentPtrs;
-  for (HostTensor &arg : arguments)
-    argumentPtrs.push_back(&arg);
-
-  // The first call also JIT-compiles the code (ORC is lazy): it counts as
-  // compile time and as a warm-up.
-  llvm::Expected<std::vector<HostTensor>> results =
-      (*compiled)->invoke(entryName, *signature, argumentPtrs);
-  if (!results)
-    return fail(llvm::toString(results.takeError()));
+    return fail(llvm::toString(compiled.takeError()));
+  if (llvm::Error err = (*compiled)->compile(entryName))
+    return fail("JIT compilation failed: " + llvm::toString(std::move(err)));
+  jitTimer.stop();
   double compileMs = std::chrono::duration<double, std::milli>(
                          std::chrono::steady_clock::now() - compileStart)
                          .count();
+  if (printCompileTime)
+    llvm::outs() << llvm::format("compile: %.3f ms\n", compileMs);
+
+  std::vector<HostTensor *> argumentPtrs;
+  for (HostTensor &arg : arguments)
+    argumentPtrs.push_back(&arg);
+  TimingScope runTimer = rootTimer.nest("run");
+  llvm::Expected<std::vector<HostTensor>> results =
+      (*compiled)->invoke(entryName, *signature, argumentPtrs);
+  runTimer.stop();
+  if (!results)
+    return fail(llvm::toString(results.takeError()));
 
   if (repetitions > 0) {
     for (unsigned i = 0; i < warmup; ++i)
-      if (llvm::Error err =
-              (*compiled)->invoke(entryName, *signature, argumentPtrs)
-                  .takeError())
+      if (llvm::Error err = (*compiled)
+                                ->invoke(entryName, *signature, argumentPtrs)
+                                .takeError())
         return fail(llvm::toString(std::move(err)));
     std::vector<double> times;
     for (unsigned i = 0; i < repetitions; ++i) {
@@ -298,24 +309,26 @@ int run() {
       auto end = std::chrono::steady_clock::now();
       if (!timed)
         return fail(llvm::toString(timed.takeError()));
-      times.push_back(std::chrono::duration<double, std::milli>(end - start)
-                          .count());
+      times.push_back(
+          std::chrono::duration<double, std::milli>(end - start).count());
     }
     std::sort(times.begin(), times.end());
+    if (!printCompileTime)
+      llvm::outs() << llvm::format("compile: %.3f ms\n", compileMs);
     llvm::outs() << llvm::format(
-        "compile: %.3f ms (with the first call)\n"
         "run @%s: min %.4f ms, median %.4f ms, max %.4f ms over %u "
         "repetitions (%u warm-up)\n",
-        compileMs, entryName.c_str(), times.front(), times[times.size() / 2],
-        times.back(), static_cast<unsigned>(repetitions),
-        static_cast<unsigned>(warmup));
+        entryName.c_str(), times.front(), times[times.size() / 2], times.back(),
+        static_cast<unsigned>(repetitions), static_cast<unsigned>(warmup));
   }
 
   llvm::outs() << "EXEC @" << entryName << "\n";
   for (auto [i, result] : llvm::enumerate(*results)) {
-    if (!outputs.empty() && outputs[i] != "-") {
-      if (llvm::Error err =
-              writeNpyFile(llvm::StringRef(outputs[i]).drop_front(), result))
+    OutputSpec spec = outputSpecs.empty() ? OutputSpec() : outputSpecs[i];
+    if (spec.kind == OutputSpec::Kind::Skip)
+      continue;
+    if (spec.kind == OutputSpec::Kind::File) {
+      if (llvm::Error err = writeOutput(spec, result))
         return fail(llvm::toString(std::move(err)));
       continue;
     }
@@ -326,8 +339,10 @@ int run() {
   if (!expected.empty()) {
     bool ok = true;
     for (auto [i, result] : llvm::enumerate(*results)) {
+      if (!expected[i])
+        continue; // (ignored)
       if (std::optional<std::string> why =
-              compareValues(result, expected[i], expectedThreshold)) {
+              compareValues(result, *expected[i], expectedThreshold)) {
         llvm::outs() << "[FAILED] result[" << i << "]: " << *why << "\n";
         ok = false;
       }
@@ -343,14 +358,26 @@ int run() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  transformer::installToolInfo("transformer-run");
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+  registerDefaultTimingManagerCLOptions();
+  // Show the timing flags in --help with the runner's own.
+  for (llvm::StringRef name : {"mlir-timing", "mlir-timing-display"})
+    if (cl::Option *option = cl::getRegisteredOptions().lookup(name))
+      option->addCategory(category);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
       "transformer-run: compile a .mlir file and run one of its functions\n");
   if (hostSupportsJit) {
-    llvm::outs() << "true\n";
+    // As mlir-runner: whether a JIT can be created for this host.
+    if (llvm::Error err = checkHostSupportsJit()) {
+      llvm::consumeError(std::move(err));
+      llvm::outs() << "false\n";
+    } else {
+      llvm::outs() << "true\n";
+    }
     return 0;
   }
   return runWithLargeStack(run);

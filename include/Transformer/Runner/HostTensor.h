@@ -1,4 +1,5 @@
-//===- HostTensor.h - Tensors and scalars held by transformer-run -*- C++ -*-===//
+//===- HostTensor.h - Tensors and scalars held by transformer-run -*- C++
+//-*-===//
 //
 // The values transformer-run passes to and receives from compiled functions:
 // dense row-major arrays of f32, i32 or i64 (index is held as i64), or scalars

@@ -1,4 +1,4 @@
-//===- Npy.h - Reading and writing numpy .npy files -------------*- C++ -*-===//
+//===- Npy.h - Reading and writing .npy and raw files -----------*- C++ -*-===//
 
 #ifndef TRANSFORMER_RUNNER_NPY_H
 #define TRANSFORMER_RUNNER_NPY_H
@@ -15,7 +15,20 @@ llvm::Expected<HostTensor> parseNpy(llvm::StringRef bytes);
 llvm::Expected<HostTensor> readNpyFile(llvm::StringRef path);
 
 /// Writes `tensor` as a version 1.0 .npy file (index is written as i8).
-llvm::Error writeNpyFile(llvm::StringRef path, const HostTensor &tensor);
+/// With `append`, adds it after what the file holds: numpy's `np.load` on
+/// the opened file then reads the arrays one after the other.
+llvm::Error writeNpyFile(llvm::StringRef path, const HostTensor &tensor,
+                         bool append = false);
+
+/// Reads a file of raw little-endian elements (no header) that must hold
+/// exactly a tensor of `type` and `shape`.
+llvm::Expected<HostTensor> readRawFile(llvm::StringRef path, ElementType type,
+                                       llvm::ArrayRef<int64_t> shape,
+                                       bool isScalar = false);
+
+/// Writes (or appends) the raw bytes of `tensor`, row-major, no header.
+llvm::Error writeRawFile(llvm::StringRef path, const HostTensor &tensor,
+                         bool append = false);
 
 } // namespace mlir::transformer::runner
 

@@ -9,7 +9,15 @@
 //   4x4xf32=0.5              one value fills the tensor
 //   512x64xf32=random        uniform in [-1, 1), reproducible with --seed
 //   2x3xf32=@x.npy           a numpy file whose shape and type are checked
-//   f32=1.5, index=3, 7      scalars
+//   2x3xf32=@x.bin           raw little-endian elements, no header
+//   f32=1.5, index=3, 7      scalars (f32=1.5 also passes for a tensor<f32>)
+//
+// and of --output:
+//
+//   -            print (the default)
+//   (empty)      skip this result
+//   @out.npy     write a .npy file; +out.npy appends one more array to it
+//   @out.bin     write the raw bytes; +out.bin appends them
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +49,25 @@ void printValue(llvm::raw_ostream &os, const HostTensor &value,
 std::optional<std::string> compareValues(const HostTensor &actual,
                                          const HostTensor &expected,
                                          double threshold);
+
+/// Where one result goes.
+struct OutputSpec {
+  enum class Kind { Print, Skip, File };
+  Kind kind = Kind::Print;
+  std::string path;
+  bool append = false;
+  /// Raw bytes (.bin) rather than .npy.
+  bool raw = false;
+};
+
+/// Parses one --output value.
+llvm::Expected<OutputSpec> parseOutputSpec(llvm::StringRef spec);
+
+/// Writes `value` to the file of a Kind::File spec; nothing otherwise.
+llvm::Error writeOutput(const OutputSpec &spec, const HostTensor &value);
+
+/// The --expected-output value that accepts any result.
+inline bool isIgnoredSpec(llvm::StringRef spec) { return spec == "(ignored)"; }
 
 } // namespace mlir::transformer::runner
 

@@ -70,6 +70,25 @@ def TransformerFuseElementwisePass
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def TransformerLowerRuntimeChecksPass
+    : Pass<"transformer-lower-runtime-checks", "::mlir::ModuleOp"> {
+  let summary = "Make failed run-time checks call transformerRuntimeError";
+  let description = [{
+    Rewrites the run-time checks of the lowering (an `scf.if` marked
+    `transformer.runtime_check` whose body prints the values involved with
+    `vector.print` and ends in a failing `cf.assert`) and every other
+    `cf.assert` into a call of `transformerRuntimeError(format, values...)`
+    from the project's runtime library (libTransformerRuntime.so), which
+    reports `message (label = value, ...)` and unwinds to the runner. Other
+    `vector.print` ops are left alone: standard symbols keep their meaning.
+    Runs on loops (before `--convert-scf-to-cf`).
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect", "::mlir::scf::SCFDialect",
+    "::mlir::arith::ArithDialect"
+  ];
+}
+
 def TransformerLowerStridedCopiesPass
     : Pass<"transformer-lower-strided-copies", "::mlir::func::FuncOp"> {
   let summary = "Turn memref.copy between non-contiguous buffers into linalg.copy";

@@ -42,27 +42,36 @@ Value lowering::toF32(OpBuilder &b, Location loc, OpFoldResult size) {
 void lowering::emitRuntimeCheck(OpBuilder &b, Location loc, Value ok,
                                 const Twine &message,
                                 ArrayRef<CheckedValue> values) {
-  if (!values.empty()) {
-    Value notOk = arith::XOrIOp::create(
-        b, loc, ok, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
-    scf::IfOp::create(b, loc, notOk, [&](OpBuilder &then, Location loc) {
-      auto print = [&](StringRef text) {
-        vector::PrintOp::create(then, loc, text);
-      };
-      for (auto [i, checked] : llvm::enumerate(values)) {
-        print((i == 0 ? " (" : ", ") + checked.label + " = ");
-        Value value = checked.value;
-        if (value.getType().isIndex())
-          value = arith::IndexCastOp::create(then, loc, then.getI64Type(),
-                                             value);
-        vector::PrintOp::create(then, loc, value,
-                                vector::PrintPunctuation::NoPunctuation);
-      }
-      print(")");
-      scf::YieldOp::create(then, loc);
-    });
+  if (values.empty()) {
+    cf::AssertOp::create(b, loc, ok, message.str());
+    return;
   }
-  cf::AssertOp::create(b, loc, ok, message.str());
+  // Marked for --transformer-lower-runtime-checks, which makes the body one
+  // call of the runtime library; unlowered, it still prints and aborts.
+  Value notOk = arith::XOrIOp::create(
+      b, loc, ok, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+  auto check =
+      scf::IfOp::create(b, loc, notOk, [&](OpBuilder &then, Location loc) {
+        auto print = [&](StringRef text) {
+          vector::PrintOp::create(then, loc, text);
+        };
+        for (auto [i, checked] : llvm::enumerate(values)) {
+          print((i == 0 ? " (" : ", ") + checked.label + " = ");
+          Value value = checked.value;
+          if (value.getType().isIndex())
+            value =
+                arith::IndexCastOp::create(then, loc, then.getI64Type(), value);
+          vector::PrintOp::create(then, loc, value,
+                                  vector::PrintPunctuation::NoPunctuation);
+        }
+        print(")");
+        cf::AssertOp::create(
+            then, loc,
+            arith::ConstantOp::create(then, loc, then.getBoolAttr(false)),
+            message.str());
+        scf::YieldOp::create(then, loc);
+      });
+  check->setAttr("transformer.runtime_check", b.getUnitAttr());
 }
 
 void lowering::assertEqualSizes(OpBuilder &b, Location loc, OpFoldResult lhs,

@@ -56,6 +56,8 @@ void transformer::buildLinalgToLLVMPipeline(
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // Failed run-time checks call the runtime library (transformerRuntimeError).
+  pm.addPass(createTransformerLowerRuntimeChecksPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertMathToLLVMPass());

@@ -1,4 +1,4 @@
-//===- Jit.cpp - Compiling and calling a function with the JIT ------------===//
+//===- CompiledModule.cpp - A module JIT-compiled for the host ------------===//
 //
 // Calls go through the packed wrapper `_mlir_<name>(void **)` that the
 // ExecutionEngine generates: one pointer per LLVM-level argument (a memref
@@ -8,145 +8,34 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Jit.h"
+#include "Transformer/Runner/CompiledModule.h"
+
+#include "Transformer/Runtime/Runtime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <csetjmp>
 #include <cstdio>
 #include <cstring>
 #include <set>
-#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::transformer;
 using namespace mlir::transformer::runner;
-
-//===----------------------------------------------------------------------===//
-// Signatures
-//===----------------------------------------------------------------------===//
-
-std::string ValueSignature::str() const {
-  if (isScalar)
-    return elementTypeName(elementType).str();
-  std::string s = "tensor<";
-  for (int64_t dim : shape)
-    s += (ShapedType::isDynamic(dim) ? "?" : std::to_string(dim)) + "x";
-  return s + elementTypeName(elementType).str() + ">";
-}
-
-std::optional<std::string>
-ValueSignature::mismatch(const HostTensor &value) const {
-  auto describe = [&]() {
-    return "expected " + str() + ", got " + value.getTypeString();
-  };
-  if (isScalar != value.isScalar() || elementType != value.getElementType())
-    return describe();
-  if (isScalar)
-    return std::nullopt;
-  if (static_cast<int64_t>(shape.size()) != value.getRank())
-    return describe();
-  for (auto [expected, actual] : llvm::zip(shape, value.getShape()))
-    if (!ShapedType::isDynamic(expected) && expected != actual)
-      return describe();
-  return std::nullopt;
-}
-
-static llvm::Expected<ValueSignature> getValueSignature(Type type) {
-  auto unsupported = [&]() {
-    std::string str;
-    llvm::raw_string_ostream(str) << type;
-    return llvm::createStringError(
-        "unsupported type %s at the function boundary (only ranked tensors "
-        "and scalars of f32, i32, i64, index)",
-        str.c_str());
-  };
-  ValueSignature sig;
-  Type element = type;
-  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
-    element = tensor.getElementType();
-    sig.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
-  } else if (isa<ShapedType>(type)) {
-    return unsupported();
-  } else {
-    sig.isScalar = true;
-  }
-  if (element.isF32())
-    sig.elementType = ElementType::F32;
-  else if (element.isSignlessInteger(32))
-    sig.elementType = ElementType::I32;
-  else if (element.isSignlessInteger(64))
-    sig.elementType = ElementType::I64;
-  else if (element.isIndex())
-    sig.elementType = ElementType::Index;
-  else
-    return unsupported();
-  return sig;
-}
-
-llvm::Expected<EntrySignature>
-runner::getEntrySignature(ModuleOp module, llvm::StringRef entry) {
-  auto func = module.lookupSymbol<func::FuncOp>(entry);
-  if (!func)
-    return llvm::createStringError("no function @%s in the module",
-                                   entry.str().c_str());
-  if (func.isExternal())
-    return llvm::createStringError("function @%s has no body",
-                                   entry.str().c_str());
-  EntrySignature sig;
-  for (auto [list, types] :
-       {std::pair{&sig.arguments, func.getArgumentTypes()},
-        std::pair{&sig.results, func.getResultTypes()}}) {
-    for (Type type : types) {
-      llvm::Expected<ValueSignature> value = getValueSignature(type);
-      if (!value)
-        return llvm::createStringError("@" + entry + ": " +
-                                       llvm::toString(value.takeError()));
-      list->push_back(std::move(*value));
-    }
-  }
-  return sig;
-}
-
-//===----------------------------------------------------------------------===//
-// Run-time check failures
-//===----------------------------------------------------------------------===//
-
-/// A failed run-time check first prints the values involved with
-/// vector.print (printString / printI64 calls), then cf.assert calls
-/// puts(message) and abort(). These replace those functions in the
-/// JIT-compiled code so that the failure is one line,
-/// `Error: run-time check failed: <message> (<values>)`, and exit status 1.
-static std::string &pendingCheckValues() {
-  static std::string values;
-  return values;
-}
-static void printStringForCheck(const char *text) {
-  for (; *text; ++text)
-    if (*text != '\n')
-      pendingCheckValues() += *text;
-}
-static void printI64ForCheck(int64_t value) {
-  pendingCheckValues() += std::to_string(value);
-}
-static void reportRuntimeCheck(const char *message) {
-  std::fflush(stdout);
-  std::fprintf(stderr, "Error: run-time check failed: %s%s\n", message,
-               pendingCheckValues().c_str());
-  pendingCheckValues().clear();
-}
-static void exitAfterRuntimeCheck() {
-  std::fflush(stdout);
-  std::fflush(stderr);
-  _exit(1);
-}
 
 //===----------------------------------------------------------------------===//
 // CompiledModule
@@ -154,15 +43,66 @@ static void exitAfterRuntimeCheck() {
 
 struct CompiledModule::Impl {
   std::unique_ptr<ExecutionEngine> engine;
+  /// The packed wrappers `_mlir_<name>` looked up so far.
+  llvm::StringMap<void (*)(void **)> functions;
 };
 
 CompiledModule::CompiledModule(std::unique_ptr<Impl> impl)
     : impl(std::move(impl)) {}
 CompiledModule::~CompiledModule() = default;
 
+llvm::Error runner::checkSharedLibraries(llvm::ArrayRef<std::string> libs) {
+  for (const std::string &lib : libs) {
+    if (!llvm::sys::fs::exists(lib))
+      return llvm::createStringError("--shared-libs: no such file '%s'",
+                                     lib.c_str());
+    std::string why;
+    if (!llvm::sys::DynamicLibrary::getPermanentLibrary(lib.c_str(), &why)
+             .isValid())
+      return llvm::createStringError("--shared-libs: cannot load '%s': %s",
+                                     lib.c_str(), why.c_str());
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error runner::checkHostSupportsJit() {
+  llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit =
+      llvm::orc::LLJITBuilder().create();
+  if (!jit)
+    return jit.takeError();
+  return llvm::Error::success();
+}
+
+/// ORC reports a missing symbol only when the function is first looked up,
+/// over several lines; every external function is checked here instead, by
+/// name, against the process (which holds libc, libm and the runtime
+/// library) and the libraries loaded so far.
+static llvm::Error checkExternalSymbols(ModuleOp llvmModule) {
+  // Make the process's own symbols searchable (once; cheap after that).
+  llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);
+  std::vector<std::string> missing;
+  llvmModule.walk([&](LLVM::LLVMFuncOp func) {
+    llvm::StringRef name = func.getSymName();
+    if (!func.isExternal() || name.starts_with("llvm."))
+      return;
+    if (!llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(name.str()))
+      missing.push_back(name.str());
+  });
+  if (missing.empty())
+    return llvm::Error::success();
+  return llvm::createStringError(
+      "the program calls %s, which neither the program nor a --shared-libs "
+      "library defines",
+      ("'" + llvm::join(missing, "', '") + "'").c_str());
+}
+
 llvm::Expected<std::unique_ptr<CompiledModule>>
 CompiledModule::create(ModuleOp llvmModule, unsigned optLevel,
                        llvm::ArrayRef<std::string> sharedLibs) {
+  if (llvm::Error err = checkSharedLibraries(sharedLibs))
+    return std::move(err);
+  if (llvm::Error err = checkExternalSymbols(llvmModule))
+    return std::move(err);
   // Target the host CPU with all its features (AVX-512 where present).
   llvm::Expected<llvm::orc::JITTargetMachineBuilder> builder =
       llvm::orc::JITTargetMachineBuilder::detectHost();
@@ -190,23 +130,58 @@ CompiledModule::create(ModuleOp llvmModule, unsigned optLevel,
       ExecutionEngine::create(llvmModule, options, std::move(*tm));
   if (!engine)
     return engine.takeError();
-  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    const std::pair<const char *, void *> overrides[] = {
-        {"puts", reinterpret_cast<void *>(&reportRuntimeCheck)},
-        {"abort", reinterpret_cast<void *>(&exitAfterRuntimeCheck)},
-        {"printString", reinterpret_cast<void *>(&printStringForCheck)},
-        {"printI64", reinterpret_cast<void *>(&printI64ForCheck)}};
-    llvm::orc::SymbolMap map;
-    for (auto [name, address] : overrides)
-      map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                             llvm::JITSymbolFlags::Exported};
-    return map;
-  });
   (*engine)->initialize();
   auto impl = std::make_unique<Impl>();
   impl->engine = std::move(*engine);
   return std::unique_ptr<CompiledModule>(new CompiledModule(std::move(impl)));
 }
+
+llvm::Error CompiledModule::compile(llvm::StringRef entry) {
+  if (impl->functions.count(entry))
+    return llvm::Error::success();
+  llvm::Expected<void (*)(void **)> function =
+      impl->engine->lookupPacked(entry);
+  if (!function)
+    return function.takeError();
+  impl->functions[entry] = *function;
+  return llvm::Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Calls that a failed run-time check unwinds
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Where transformerRuntimeError jumps back to, and what it reported.
+struct CheckFailure {
+  std::jmp_buf env;
+  char message[1024];
+};
+
+[[noreturn]] void onRuntimeError(const char *message, void *data) {
+  auto *failure = static_cast<CheckFailure *>(data);
+  std::snprintf(failure->message, sizeof(failure->message), "%s", message);
+  std::longjmp(failure->env, 1);
+}
+
+/// Calls `function(args)`. Between setjmp and the call there is no C++
+/// object to destroy, and the compiled code has none either, so the
+/// longjmp of a failed check skips no destructor.
+bool callGuarded(void (*function)(void **), void **args,
+                 CheckFailure &failure) {
+  transformerRuntimeSetErrorHandler(onRuntimeError, &failure);
+  if (setjmp(failure.env)) {
+    transformerRuntimeSetErrorHandler(nullptr, nullptr);
+    std::fflush(stdout);
+    return false;
+  }
+  function(args);
+  transformerRuntimeSetErrorHandler(nullptr, nullptr);
+  // What the program printed through C stdio (vector.print) comes first.
+  std::fflush(stdout);
+  return true;
+}
+} // namespace
 
 namespace {
 /// Byte size and alignment of one result in the returned struct.
@@ -299,8 +274,12 @@ CompiledModule::invoke(llvm::StringRef entry, const EntrySignature &signature,
   if (!signature.results.empty())
     args.push_back(base);
 
-  if (llvm::Error err = impl->engine->invokePacked(entry, args))
+  if (llvm::Error err = compile(entry))
     return std::move(err);
+  CheckFailure failure;
+  if (!callGuarded(impl->functions[entry], args.data(), failure))
+    return llvm::createStringError("run-time check failed: %s",
+                                   failure.message);
 
   std::vector<HostTensor> results;
   std::set<void *> toFree;

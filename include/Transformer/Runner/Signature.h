@@ -1,0 +1,55 @@
+//===- Signature.h - The signature of the function to call -----*- C++ -*-===//
+//
+// What the runner needs to know about the entry function to pass host
+// tensors in and read results back: each argument and result is a ranked
+// tensor (a memref descriptor at the LLVM level) or a scalar.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRANSFORMER_RUNNER_SIGNATURE_H
+#define TRANSFORMER_RUNNER_SIGNATURE_H
+
+#include "Transformer/Runner/HostTensor.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir {
+class ModuleOp;
+} // namespace mlir
+
+namespace mlir::transformer::runner {
+
+/// The type of one argument or result of the entry function.
+struct ValueSignature {
+  ElementType elementType = ElementType::F32;
+  bool isScalar = false;
+  /// Dims, with ShapedType::kDynamic for `?`.
+  llvm::SmallVector<int64_t> shape;
+  /// `tensor<2x?xf32>` or `f32`.
+  std::string str() const;
+  /// Whether `value` can be passed for this signature; otherwise explains.
+  /// A scalar and a rank-0 tensor of the same type stand for each other.
+  std::optional<std::string> mismatch(const HostTensor &value) const;
+};
+
+struct EntrySignature {
+  std::vector<ValueSignature> arguments;
+  std::vector<ValueSignature> results;
+};
+
+/// Reads the signature of `entry`: a func.func at the tensor level (after
+/// the linalg stage), or an llvm.func of a module already in the LLVM
+/// dialect, whose arguments and results must then be scalars (`llvm.func
+/// @main()`, as mlir-runner calls it, needs none). Fails for unknown
+/// functions and unsupported types.
+llvm::Expected<EntrySignature> getEntrySignature(ModuleOp module,
+                                                 llvm::StringRef entry);
+
+/// Whether every op of `module` is already in the LLVM dialect, so that no
+/// pipeline stage is left to run.
+bool isLLVMDialectModule(ModuleOp module);
+
+} // namespace mlir::transformer::runner
+
+#endif // TRANSFORMER_RUNNER_SIGNATURE_H
