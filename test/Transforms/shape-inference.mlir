@@ -95,3 +95,18 @@ func.func @caller(%x: tensor<4xf32>) -> tensor<*xf32> {
   %0 = func.call @callee(%x) : (tensor<4xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// A tensor.cast that makes a type more precise is kept: inference starts
+// from its static result, not from the dynamic source.
+// CHECK-LABEL: func @refining_cast_kept
+// CHECK-SAME: (%[[X:.*]]: tensor<?x4xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT: %[[C:.*]] = tensor.cast %[[X]] : tensor<?x4xf32> to tensor<2x4xf32>
+// CHECK-NEXT: %[[S:.*]] = transformer.softmax %[[C]] : tensor<2x4xf32> -> tensor<2x4xf32>
+// CHECK-NEXT: return %[[S]] : tensor<2x4xf32>
+func.func @refining_cast_kept(%x: tensor<?x4xf32>) -> tensor<*xf32> {
+  %c = tensor.cast %x : tensor<?x4xf32> to tensor<2x4xf32>
+  %0 = transformer.softmax %c : tensor<2x4xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
