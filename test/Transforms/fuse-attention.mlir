@@ -18,7 +18,8 @@ func.func @basic(%q: tensor<2x4x8xf32>, %k: tensor<2x6x8xf32>, %v: tensor<2x6x3x
 
 // transpose_b instead of a transpose; no scale means scale 1.0.
 // CHECK-LABEL: func @transpose_b_no_scale
-// CHECK-NEXT: %[[O:.*]] = transformer.attention %{{.*}}, %{{.*}}, %{{.*}} {scale = 1.000000e+00 : f32}
+// CHECK-SAME: (%[[Q:.*]]: tensor<4x8xf32>, %[[K:.*]]: tensor<6x8xf32>, %[[V:.*]]: tensor<6x8xf32>)
+// CHECK-NEXT: %[[O:.*]] = transformer.attention %[[Q]], %[[K]], %[[V]] {scale = 1.000000e+00 : f32} : tensor<4x8xf32>, tensor<6x8xf32>, tensor<6x8xf32> -> tensor<4x8xf32>
 // CHECK-NEXT: return %[[O]]
 func.func @transpose_b_no_scale(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>, %v: tensor<6x8xf32>) -> tensor<4x8xf32> {
   %s = transformer.matmul %q, %k {transpose_b} : tensor<4x8xf32>, tensor<6x8xf32> -> tensor<4x6xf32>
@@ -31,8 +32,10 @@ func.func @transpose_b_no_scale(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>, %v: te
 
 // Division by a splat constant, then multiplication by one: scales compose.
 // CHECK-LABEL: func @div_and_mul_splats
-// CHECK: transformer.attention %{{.*}}, %{{.*}}, %{{.*}} {scale = 2.500000e-01 : f32}
-// CHECK-NOT: transformer.softmax
+// CHECK-SAME: (%[[Q:.*]]: tensor<4x8xf32>, %[[K:.*]]: tensor<6x8xf32>, %[[V:.*]]: tensor<6x8xf32>)
+// CHECK-NOT: transformer.
+// CHECK: %[[O:.*]] = transformer.attention %[[Q]], %[[K]], %[[V]] {scale = 2.500000e-01 : f32}
+// CHECK-NEXT: return %[[O]]
 func.func @div_and_mul_splats(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>, %v: tensor<6x8xf32>) -> tensor<4x8xf32> {
   %c8 = arith.constant dense<8.0> : tensor<1xf32>
   %c2 = arith.constant dense<2.0> : tensor<4x6xf32>
@@ -48,8 +51,9 @@ func.func @div_and_mul_splats(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>, %v: tens
 
 // masked_softmax with a causal mask of the scores' shape becomes {causal}.
 // CHECK-LABEL: func @causal
-// CHECK: transformer.attention %{{.*}}, %{{.*}}, %{{.*}} {causal, scale = 1.250000e-01 : f32} : tensor<1x2x4x8xf32>
-// CHECK-NOT: mask(
+// CHECK-SAME: (%[[Q:.*]]: tensor<1x2x4x8xf32>, %[[K:.*]]: tensor<1x2x6x8xf32>, %[[V:.*]]: tensor<1x2x6x8xf32>)
+// CHECK-NEXT: %[[O:.*]] = transformer.attention %[[Q]], %[[K]], %[[V]] {causal, scale = 1.250000e-01 : f32} : tensor<1x2x4x8xf32>
+// CHECK-NEXT: return %[[O]]
 func.func @causal(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x6x8xf32>, %v: tensor<1x2x6x8xf32>) -> tensor<1x2x4x8xf32> {
   %kt = transformer.transpose %k : tensor<1x2x6x8xf32> -> tensor<1x2x8x6xf32>
   %s = transformer.matmul %q, %kt : tensor<1x2x4x8xf32>, tensor<1x2x8x6xf32> -> tensor<1x2x4x6xf32>
@@ -64,8 +68,9 @@ func.func @causal(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x6x8xf32>, %v: tensor<1
 
 // Any other mask becomes the mask operand.
 // CHECK-LABEL: func @any_mask
-// CHECK-SAME: %[[M:[^:]*]]: tensor<6xf32>
-// CHECK: transformer.attention %{{.*}}, %{{.*}}, %{{.*}} mask(%[[M]] : tensor<6xf32>) {scale = 1.250000e-01 : f32}
+// CHECK-SAME: (%[[Q:.*]]: tensor<4x8xf32>, %[[K:.*]]: tensor<6x8xf32>, %[[V:.*]]: tensor<6x8xf32>, %[[M:.*]]: tensor<6xf32>)
+// CHECK-NEXT: %[[O:.*]] = transformer.attention %[[Q]], %[[K]], %[[V]] mask(%[[M]] : tensor<6xf32>) {scale = 1.250000e-01 : f32}
+// CHECK-NEXT: return %[[O]]
 func.func @any_mask(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>, %v: tensor<6x8xf32>, %mask: tensor<6xf32>) -> tensor<4x8xf32> {
   %s = transformer.matmul %q, %k {transpose_b} : tensor<4x8xf32>, tensor<6x8xf32> -> tensor<4x6xf32>
   %ss = transformer.scale %s {factor = 0.125 : f32} : tensor<4x6xf32> -> tensor<4x6xf32>
@@ -79,8 +84,8 @@ func.func @any_mask(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>, %v: tensor<6x8xf32
 // A causal mask of another shape (broadcast along queries) is kept as a mask.
 // CHECK-LABEL: func @causal_other_shape
 // CHECK: %[[M:.*]] = transformer.create_causal_mask : tensor<1x6xf32>
-// CHECK: transformer.attention %{{.*}}, %{{.*}}, %{{.*}} mask(%[[M]] : tensor<1x6xf32>)
-// CHECK-NOT: causal
+// CHECK-NEXT: %[[O:.*]] = transformer.attention %{{.*}}, %{{.*}}, %{{.*}} mask(%[[M]] : tensor<1x6xf32>) {scale = 1.000000e+00 : f32}
+// CHECK-NEXT: return %[[O]]
 func.func @causal_other_shape(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>, %v: tensor<6x8xf32>) -> tensor<4x8xf32> {
   %s = transformer.matmul %q, %k {transpose_b} : tensor<4x8xf32>, tensor<6x8xf32> -> tensor<4x6xf32>
   %m = transformer.create_causal_mask : tensor<1x6xf32>
@@ -94,7 +99,10 @@ func.func @causal_other_shape(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>, %v: tens
 // Not fused: the probabilities are also returned.
 // CHECK-LABEL: func @probs_used_twice
 // CHECK-NOT: transformer.attention
-// CHECK: transformer.softmax
+// CHECK: %[[P:.*]] = transformer.softmax
+// CHECK: %[[O:.*]] = transformer.matmul %[[P]], %{{.*}}
+// CHECK-NOT: transformer.attention
+// CHECK: return %[[O]], %[[P]]
 func.func @probs_used_twice(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>, %v: tensor<6x8xf32>) -> (tensor<4x8xf32>, tensor<4x6xf32>) {
   %s = transformer.matmul %q, %k {transpose_b} : tensor<4x8xf32>, tensor<6x8xf32> -> tensor<4x6xf32>
   %p = transformer.softmax %s : tensor<4x6xf32> -> tensor<4x6xf32>
@@ -162,5 +170,67 @@ func.func @broadcast_key(%q: tensor<2x4x8xf32>, %k: tensor<6x8xf32>, %v: tensor<
   %s = transformer.matmul %q, %k {transpose_b} : tensor<2x4x8xf32>, tensor<6x8xf32> -> tensor<2x4x6xf32>
   %p = transformer.softmax %s : tensor<2x4x6xf32> -> tensor<2x4x6xf32>
   %o = transformer.matmul %p, %v : tensor<2x4x6xf32>, tensor<6x8xf32> -> tensor<2x4x8xf32>
+  return %o : tensor<2x4x8xf32>
+}
+
+// -----
+
+// Not fused: the key transpose permutes a batch dimension, not the last two.
+// CHECK-LABEL: func @key_transpose_not_a_swap
+// CHECK-NOT: transformer.attention
+// CHECK: transformer.transpose %{{.*}} {permutation = array<i64: 1, 0, 2>}
+// CHECK-NOT: transformer.attention
+func.func @key_transpose_not_a_swap(%q: tensor<2x4x8xf32>, %k: tensor<8x2x6xf32>, %v: tensor<2x6x3xf32>) -> tensor<2x4x3xf32> {
+  %kt = transformer.transpose %k {permutation = array<i64: 1, 0, 2>} : tensor<8x2x6xf32> -> tensor<2x8x6xf32>
+  %s = transformer.matmul %q, %kt : tensor<2x4x8xf32>, tensor<2x8x6xf32> -> tensor<2x4x6xf32>
+  %p = transformer.softmax %s : tensor<2x4x6xf32> -> tensor<2x4x6xf32>
+  %o = transformer.matmul %p, %v : tensor<2x4x6xf32>, tensor<2x6x3xf32> -> tensor<2x4x3xf32>
+  return %o : tensor<2x4x3xf32>
+}
+
+// -----
+
+// Not fused: the value is transposed (p @ v^T is not attention).
+// CHECK-LABEL: func @value_transposed
+// CHECK-NOT: transformer.attention
+// CHECK: transformer.matmul %{{.*}}, %{{.*}} {transpose_b} : tensor<4x6xf32>, tensor<8x6xf32>
+// CHECK-NOT: transformer.attention
+func.func @value_transposed(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>, %v: tensor<8x6xf32>) -> tensor<4x8xf32> {
+  %s = transformer.matmul %q, %k {transpose_b} : tensor<4x8xf32>, tensor<6x8xf32> -> tensor<4x6xf32>
+  %p = transformer.softmax %s : tensor<4x6xf32> -> tensor<4x6xf32>
+  %o = transformer.matmul %p, %v {transpose_b} : tensor<4x6xf32>, tensor<8x6xf32> -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+
+// -----
+
+// Not fused: a division by a splat zero has no finite scale.
+// CHECK-LABEL: func @div_by_zero
+// CHECK-NOT: transformer.attention
+// CHECK: transformer.div
+// CHECK-NOT: transformer.attention
+func.func @div_by_zero(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>, %v: tensor<6x8xf32>) -> tensor<4x8xf32> {
+  %c0 = arith.constant dense<0.0> : tensor<1xf32>
+  %s = transformer.matmul %q, %k {transpose_b} : tensor<4x8xf32>, tensor<6x8xf32> -> tensor<4x6xf32>
+  %d = transformer.div %s, %c0 : tensor<4x6xf32>, tensor<1xf32> -> tensor<4x6xf32>
+  %p = transformer.softmax %d : tensor<4x6xf32> -> tensor<4x6xf32>
+  %o = transformer.matmul %p, %v : tensor<4x6xf32>, tensor<6x8xf32> -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+
+// -----
+
+// Not fused: the splat constant broadcasts the scores to a larger shape, so
+// the multiplication is not a scale of them.
+// CHECK-LABEL: func @mul_broadcasting_splat
+// CHECK-NOT: transformer.attention
+// CHECK: transformer.mul
+// CHECK-NOT: transformer.attention
+func.func @mul_broadcasting_splat(%q: tensor<1x4x8xf32>, %k: tensor<1x6x8xf32>, %v: tensor<2x6x8xf32>) -> tensor<2x4x8xf32> {
+  %c2 = arith.constant dense<2.0> : tensor<2x4x6xf32>
+  %s = transformer.matmul %q, %k {transpose_b} : tensor<1x4x8xf32>, tensor<1x6x8xf32> -> tensor<1x4x6xf32>
+  %m = transformer.mul %s, %c2 : tensor<1x4x6xf32>, tensor<2x4x6xf32> -> tensor<2x4x6xf32>
+  %p = transformer.softmax %m : tensor<2x4x6xf32> -> tensor<2x4x6xf32>
+  %o = transformer.matmul %p, %v : tensor<2x4x6xf32>, tensor<2x6x8xf32> -> tensor<2x4x8xf32>
   return %o : tensor<2x4x8xf32>
 }

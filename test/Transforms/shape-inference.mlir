@@ -95,3 +95,42 @@ func.func @caller(%x: tensor<4xf32>) -> tensor<*xf32> {
   %0 = func.call @callee(%x) : (tensor<4xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// A tensor.cast that makes a type more precise is kept: inference starts
+// from its static result, not from the dynamic source.
+// CHECK-LABEL: func @refining_cast_kept
+// CHECK-SAME: (%[[X:.*]]: tensor<?x4xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT: %[[C:.*]] = tensor.cast %[[X]] : tensor<?x4xf32> to tensor<2x4xf32>
+// CHECK-NEXT: %[[S:.*]] = transformer.softmax %[[C]] : tensor<2x4xf32> -> tensor<2x4xf32>
+// CHECK-NEXT: return %[[S]] : tensor<2x4xf32>
+func.func @refining_cast_kept(%x: tensor<?x4xf32>) -> tensor<*xf32> {
+  %c = tensor.cast %x : tensor<?x4xf32> to tensor<2x4xf32>
+  %0 = transformer.softmax %c : tensor<2x4xf32> -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Static dims of the other operands pin the dynamic dims of the input: the
+// mask's (not 1) dims, gamma's size, the key's and value's batch dims.
+// CHECK-LABEL: func @dims_from_other_operands
+// CHECK: transformer.masked_softmax %{{.*}}, %{{.*}} : tensor<?x?xf32>, tensor<4x6xf32> -> tensor<4x6xf32>
+// CHECK: transformer.masked_softmax %{{.*}}, %{{.*}} : tensor<?x?xf32>, tensor<1x6xf32> -> tensor<?x6xf32>
+// CHECK: transformer.layer_norm %{{.*}}, %{{.*}}, %{{.*}} : tensor<2x?xf32>, tensor<8xf32>, tensor<?xf32> -> tensor<2x8xf32>
+// CHECK: transformer.layer_norm %{{.*}}, %{{.*}}, %{{.*}} : tensor<2x?xf32>, tensor<?xf32>, tensor<8xf32> -> tensor<2x8xf32>
+// CHECK: transformer.attention %{{.*}}, %{{.*}}, %{{.*}} : tensor<?x4x8xf32>, tensor<2x6x8xf32>, tensor<?x6x3xf32> -> tensor<2x4x3xf32>
+// CHECK: transformer.attention %{{.*}}, %{{.*}}, %{{.*}} : tensor<?x4x8xf32>, tensor<?x6x8xf32>, tensor<5x6x3xf32> -> tensor<5x4x3xf32>
+func.func @dims_from_other_operands(%x: tensor<?x?xf32>, %m: tensor<4x6xf32>, %m1: tensor<1x6xf32>,
+                                    %y: tensor<2x?xf32>, %g: tensor<8xf32>, %gd: tensor<?xf32>,
+                                    %q: tensor<?x4x8xf32>, %k: tensor<2x6x8xf32>, %kd: tensor<?x6x8xf32>,
+                                    %v: tensor<?x6x3xf32>, %v5: tensor<5x6x3xf32>) {
+  %0 = transformer.masked_softmax %x, %m : tensor<?x?xf32>, tensor<4x6xf32> -> tensor<*xf32>
+  %1 = transformer.masked_softmax %x, %m1 : tensor<?x?xf32>, tensor<1x6xf32> -> tensor<*xf32>
+  %2 = transformer.layer_norm %y, %g, %gd : tensor<2x?xf32>, tensor<8xf32>, tensor<?xf32> -> tensor<*xf32>
+  %3 = transformer.layer_norm %y, %gd, %g : tensor<2x?xf32>, tensor<?xf32>, tensor<8xf32> -> tensor<*xf32>
+  %4 = transformer.attention %q, %k, %v : tensor<?x4x8xf32>, tensor<2x6x8xf32>, tensor<?x6x3xf32> -> tensor<*xf32>
+  %5 = transformer.attention %q, %kd, %v5 : tensor<?x4x8xf32>, tensor<?x6x8xf32>, tensor<5x6x3xf32> -> tensor<*xf32>
+  return
+}

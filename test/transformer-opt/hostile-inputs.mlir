@@ -14,6 +14,13 @@
 // RUN: not transformer-run %t.brackets.mlir 2>&1 | FileCheck %s --check-prefix=RUN-TOO-DEEP
 // RUN-TOO-DEEP: Error: {{.*}}brackets.mlir: nesting deeper than 1000 levels at line 1
 
+// Brackets inside comments and string literals do not count towards the
+// depth: a valid file with 2,000 of them in each (after an escaped quote in
+// the string) compiles.
+// RUN: %python -c "print('// ' + '(' * 2000); print('func.func @main() attributes {note = \"\\\\\"' + '[' * 2000 + '\"} { return }')" > %t.skipped.mlir
+// RUN: transformer-opt %t.skipped.mlir | FileCheck %s --check-prefix=SKIPPED
+// SKIPPED: func.func @main() attributes {note = "\22{{\[+}}"}
+
 // On standard input the depth cannot be checked first; the tools run on a
 // 512 MiB stack, which holds 3,000 nested regions.
 // RUN: %python %test_lib/gen_hostile.py nested-regions 3000 %t.nested3k.mlir

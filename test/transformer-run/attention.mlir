@@ -2,6 +2,7 @@
 // RUN: %python %test_lib/run_reference.py %s %t | FileCheck %s
 // RUN: %python %test_lib/run_reference.py %s %t -O0 --no-fuse-attention | FileCheck %s
 // CHECK-NOT: FAIL
+// CHECK: PASS @additive_bias: result[0] 2x5x8
 // CHECK: PASS @book_example: result[0] 4x2
 // CHECK: PASS @causal_heads: result[0] 2x3x8x16
 // CHECK: PASS @decode_causal: result[0] 1x4x1x8
@@ -41,6 +42,20 @@ func.func @causal_heads(%q: tensor<2x3x8x16xf32>, %k: tensor<2x3x8x16xf32>, %v: 
 func.func @decode_causal(%q: tensor<1x4x1x8xf32>, %k: tensor<1x4x12x8xf32>, %v: tensor<1x4x12x8xf32>) -> tensor<1x4x1x8xf32> {
   %o = transformer.attention %q, %k, %v {causal} : tensor<1x4x1x8xf32>, tensor<1x4x12x8xf32>, tensor<1x4x12x8xf32> -> tensor<1x4x1x8xf32>
   return %o : tensor<1x4x1x8xf32>
+}
+
+// A mask of finite values (a relative-position bias), which is added after
+// the scale: with masks of only 0 and -inf, (s + m) * scale and
+// s * scale + m agree, so this case is the one that tells them apart.
+// PY: def case_additive_bias(rng):
+// PY:     q, k, v = (rng.standard_normal((2, 5, 8), np.float32) for _ in range(3))
+// PY:     m = (rng.standard_normal((5, 5)) * 2).astype(np.float32)
+// PY:     want = ref.attention(q, k, v, scale=0.5, mask=m)
+// PY:     assert not np.allclose(want, ref.attention(q, k, v, scale=0.5, mask=m * 0.5), atol=1e-3)
+// PY:     return [q, k, v, m], [want]
+func.func @additive_bias(%q: tensor<2x5x8xf32>, %k: tensor<2x5x8xf32>, %v: tensor<2x5x8xf32>, %m: tensor<5x5xf32>) -> tensor<2x5x8xf32> {
+  %o = transformer.attention %q, %k, %v mask(%m : tensor<5x5xf32>) {scale = 0.5 : f32} : tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<2x5x8xf32> -> tensor<2x5x8xf32>
+  return %o : tensor<2x5x8xf32>
 }
 
 // Sq = 9 < Sk = 12 with a padding mask and causal; row 0 of the mask hides

@@ -184,6 +184,21 @@ func.func @matmul_other_transpose(%a: tensor<2x3x2xf32>, %b: tensor<2x2x4xf32>) 
 
 // -----
 
+// Not rewritten: the transpose swaps the last two dims but also permutes the
+// batch dims.
+// CHECK-LABEL: func @matmul_swap_and_batch_transpose
+// CHECK-SAME: (%[[A:.*]]: tensor<3x2x6x4xf32>, %[[B:.*]]: tensor<2x3x5x4xf32>)
+// CHECK-NEXT: %[[T:.*]] = transformer.transpose %[[B]] {permutation = array<i64: 1, 0, 3, 2>}
+// CHECK-NEXT: %[[M:.*]] = transformer.matmul %[[A]], %[[T]] : tensor<3x2x6x4xf32>, tensor<3x2x4x5xf32> -> tensor<3x2x6x5xf32>
+// CHECK-NEXT: return %[[M]]
+func.func @matmul_swap_and_batch_transpose(%a: tensor<3x2x6x4xf32>, %b: tensor<2x3x5x4xf32>) -> tensor<3x2x6x5xf32> {
+  %bt = transformer.transpose %b {permutation = array<i64: 1, 0, 3, 2>} : tensor<2x3x5x4xf32> -> tensor<3x2x4x5xf32>
+  %0 = transformer.matmul %a, %bt : tensor<3x2x6x4xf32>, tensor<3x2x4x5xf32> -> tensor<3x2x6x5xf32>
+  return %0 : tensor<3x2x6x5xf32>
+}
+
+// -----
+
 // Not rewritten: the matmul already has transpose_b.
 // CHECK-LABEL: func @matmul_already_transposed
 // CHECK: transformer.transpose

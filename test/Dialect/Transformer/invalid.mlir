@@ -407,3 +407,52 @@ func.func @case50(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>, %v: tensor<6x2xf32>)
   %0 = transformer.attention %q, %k, %v : tensor<4x8xf32>, tensor<6x8xf32>, tensor<6x2xf32> -> tensor<4x8xf32>
   return
 }
+
+// -----
+
+// Infinite and NaN attributes are rejected like negative or zero ones.
+func.func @case51(%x: tensor<2x8xf32>, %g: tensor<8xf32>) {
+  // expected-error@+1 {{'transformer.layer_norm' op epsilon must be a finite non-negative number, got INF}}
+  %0 = transformer.layer_norm %x, %g, %g {epsilon = 0x7F800000 : f32} : tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32> -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
+func.func @case52(%x: tensor<2x8xf32>, %g: tensor<8xf32>) {
+  // expected-error@+1 {{'transformer.layer_norm' op epsilon must be a finite non-negative number, got nan}}
+  %0 = transformer.layer_norm %x, %g, %g {epsilon = 0x7FC00000 : f32} : tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32> -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
+func.func @case53(%x: tensor<2x8xf32>) {
+  // expected-error@+1 {{'transformer.rope' op base must be a finite positive number, got INF}}
+  %0 = transformer.rope %x {base = 0x7F800000 : f32} : tensor<2x8xf32> -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
+func.func @case54(%x: tensor<2x8xf32>) {
+  // expected-error@+1 {{'transformer.rope' op base must be a finite positive number, got nan}}
+  %0 = transformer.rope %x {base = 0x7FC00000 : f32} : tensor<2x8xf32> -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
+func.func @case55(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>) {
+  // expected-error@+1 {{'transformer.attention' op scale must be finite and non-zero}}
+  %0 = transformer.attention %q, %k, %k {scale = 0x7F800000 : f32} : tensor<4x8xf32>, tensor<6x8xf32>, tensor<6x8xf32> -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @case56(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>) {
+  // expected-error@+1 {{'transformer.attention' op scale must be finite and non-zero}}
+  %0 = transformer.attention %q, %k, %k {scale = 0x7FC00000 : f32} : tensor<4x8xf32>, tensor<6x8xf32>, tensor<6x8xf32> -> tensor<*xf32>
+  return
+}
