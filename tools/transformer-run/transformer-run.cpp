@@ -12,6 +12,7 @@
 #include "Jit.h"
 
 #include "Transformer/IR/TransformerDialect.h"
+#include "Transformer/Codegen/CPU/Passes.h"
 #include "Transformer/Pipelines/Pipelines.h"
 #include "Transformer/Runner/Npy.h"
 #include "Transformer/Runner/Values.h"
@@ -27,6 +28,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -107,6 +109,31 @@ cl::opt<unsigned> repetitions(
 cl::opt<unsigned> warmup("warmup",
                          cl::desc("Untimed calls before the timed ones"),
                          cl::init(0), cl::cat(category));
+// CPU code generation at -O2/-O3 (lib/Codegen/CPU).
+/// `--threads`: created in main(), because libLLVM registers a hidden option
+/// of that name, which is renamed first (registerThreadsOption).
+cl::opt<unsigned> *threads = nullptr;
+void registerThreadsOption() {
+  auto &options = cl::getRegisteredOptions();
+  if (auto it = options.find("threads"); it != options.end())
+    it->second->setArgStr("llvm-threads");
+  static cl::opt<unsigned> option(
+      "threads",
+      cl::desc("Threads for contractions at -O2/-O3 (default: the machine's "
+               "cores; 1: no OpenMP)"),
+      cl::init(0), cl::cat(category));
+  threads = &option;
+}
+cl::opt<std::string> transformSchedule(
+    "transform-schedule",
+    cl::desc("Use this transform-dialect schedule (.mlir with "
+             "@__transform_main) instead of the built-in one at -O2/-O3"),
+    cl::value_desc("file.mlir"), cl::init(""), cl::cat(category));
+cl::opt<bool> printTransformSchedule(
+    "print-transform-schedule",
+    cl::desc("Print the transform schedule that -O2/-O3 apply (the built-in "
+             "one, or --transform-schedule's) and exit"),
+    cl::cat(category));
 cl::opt<bool> hostSupportsJit("host-supports-jit",
                               cl::desc("Print whether the JIT works here"),
                               cl::cat(category));
@@ -168,6 +195,7 @@ int run() {
   registry.insert<TransformerDialect>();
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   ScopedDiagnosticHandler handler(&context, printDiagnostic);
@@ -188,6 +216,8 @@ int run() {
   TransformerPipelineOptions options;
   options.optLevel = getOptLevel();
   options.fuseAttention = !noFuseAttention;
+  options.threads = *threads;
+  options.transformSchedule = transformSchedule;
 
   // Stage 1: to linalg on tensors, where the entry signature is final.
   if (failed(runStage(context, *module, buildTransformerToLinalgPipeline,
@@ -265,8 +295,12 @@ int run() {
     return 0;
   }
 
+  // Contractions on several threads call the OpenMP runtime.
+  std::vector<std::string> libs(sharedLibs.begin(), sharedLibs.end());
+  if (options.optLevel >= 2 && getEffectiveThreads(options) > 1)
+    libs.push_back(TRANSFORMER_OPENMP_LIBRARY);
   llvm::Expected<std::unique_ptr<CompiledModule>> compiled =
-      CompiledModule::create(*module, options.optLevel, sharedLibs);
+      CompiledModule::create(*module, options.optLevel, libs);
   if (!compiled)
     return fail("JIT compilation failed: " +
                 llvm::toString(compiled.takeError()));
@@ -345,12 +379,26 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+  registerThreadsOption();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
       "transformer-run: compile a .mlir file and run one of its functions\n");
   if (hostSupportsJit) {
     llvm::outs() << "true\n";
+    return 0;
+  }
+  if (printTransformSchedule) {
+    if (transformSchedule.empty()) {
+      llvm::outs() << getDefaultContractionSchedule();
+      return 0;
+    }
+    std::string errorMessage;
+    std::unique_ptr<llvm::MemoryBuffer> file =
+        openInputFile(transformSchedule, &errorMessage);
+    if (!file)
+      return fail("cannot read '" + transformSchedule + "': " + errorMessage);
+    llvm::outs() << file->getBuffer();
     return 0;
   }
   return runWithLargeStack(run);

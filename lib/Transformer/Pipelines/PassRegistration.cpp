@@ -1,5 +1,6 @@
 //===- PassRegistration.cpp - Register the transformer passes -------------===//
 
+#include "Transformer/Codegen/CPU/Passes.h"
 #include "Transformer/Pipelines/Pipelines.h"
 #include "Transformer/Transforms/Passes.h"
 
@@ -9,6 +10,7 @@ using namespace mlir;
 
 void transformer::registerAllTransformerPasses() {
   registerTransformerPasses();
+  registerTransformerCodegenCPUPasses();
   PassPipelineRegistration<>(
       "convert-transformer-to-linalg", "Alias of --lower-transformer",
       [](OpPassManager &pm) {
