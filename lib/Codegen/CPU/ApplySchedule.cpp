@@ -8,9 +8,9 @@
 #include "Transformer/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/TransformOps/DialectExtension.h"
-#include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/MemRef/TransformOps/MemRefTransformOps.h"
 #include "mlir/Dialect/SCF/TransformOps/SCFTransformOps.h"
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/Dialect/Vector/TransformOps/VectorTransformOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -69,8 +69,9 @@ struct CPUCodegenPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Operation *entry =
-        (*scheduleModule)->lookupSymbol<transform::NamedSequenceOp>(
-            transform::TransformDialect::kTransformEntryPointSymbolName);
+        (*scheduleModule)
+            ->lookupSymbol<transform::NamedSequenceOp>(
+                transform::TransformDialect::kTransformEntryPointSymbolName);
     if (!entry) {
       module.emitError() << "the transform schedule"
                          << (schedule.empty() ? "" : " '" + schedule + "'")

@@ -103,9 +103,9 @@ struct PrepareContractionsPass
         rewriter.replaceOp(generic, contract->getResults());
         op = contract;
       }
-      op->setAttr(kContractionAttrName,
-                  rewriter.getStringAttr(op.getNumLoops() == 3 ? "mnk"
-                                                               : "bmnk"));
+      op->setAttr(
+          kContractionAttrName,
+          rewriter.getStringAttr(op.getNumLoops() == 3 ? "mnk" : "bmnk"));
     }
   }
 };
