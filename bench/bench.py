@@ -136,6 +136,9 @@ def main():
     parser.add_argument("--baselines", default="numpy,torch")
     parser.add_argument("--threads", default="1,2",
                         help="thread counts for the baselines")
+    parser.add_argument("--ours-threads", default="1,2",
+                        help="thread counts for ours (transformer-run "
+                             "--threads); the first fills the main columns")
     parser.add_argument("--flags", default="",
                         help="extra transformer-run flags, space-separated")
     args = parser.parse_args()
@@ -181,13 +184,29 @@ def main():
                       file=sys.stderr)
 
     flags = args.flags.split()
-    ours = {}
-    for w in suite:
-        print("running ours: %s ..." % w.name, file=sys.stderr, flush=True)
-        ours[w.name] = run_ours(tool, workdir, index, w, args.quick, flags)
+    ours_threads = [int(t) for t in args.ours_threads.split(",") if t]
+    # ours_at[t][name]: our result with t threads; `ours` is the first count.
+    ours_at = {}
+    for t in ours_threads:
+        ours_at[t] = {}
+        for w in suite:
+            print("running ours-%dt: %s ..." % (t, w.name), file=sys.stderr,
+                  flush=True)
+            ours_at[t][w.name] = run_ours(tool, workdir, index, w, args.quick,
+                                          flags + ["--threads=%d" % t])
+    ours = ours_at[ours_threads[0]]
+    extra_threads = ours_threads[1:]
+
+    def ours_ms_for(key, name):
+        """Our time with the baseline's thread count where we have it."""
+        t = int(key.rsplit("-", 1)[1][:-1])
+        return ours_at.get(t, ours)[name].get("median_ms")
 
     keys = [k for k in baselines if "error" not in baselines[k]]
-    header = ["workload", "ours ms", "GFLOP/s", "% peak", "GB/s"]
+    header = ["workload", "ours-%dt ms" % ours_threads[0], "GFLOP/s", "% peak",
+              "GB/s"]
+    for t in extra_threads:
+        header += ["ours-%dt ms" % t, "ours-%dt GFLOP/s" % t]
     header += [k + " ms" for k in keys] + ["ours/" + k for k in keys]
     header += ["compile ms", "max err"]
     rows = []
@@ -202,8 +221,13 @@ def main():
             row += [fmt_ms(ms), "%.1f" % gflops,
                     "%.0f%%" % (100 * gflops / PEAK_GFLOPS_PER_CORE),
                     "%.1f" % (w.bytes_moved / (ms * 1e-3) / 1e9)]
+        for t in extra_threads:
+            ms_t = ours_at[t][w.name].get("median_ms")
+            row += [fmt_ms(ms_t),
+                    "%.1f" % (w.flops / (ms_t * 1e-3) / 1e9) if ms_t else "-"]
         row += [fmt_ms(baselines[k][w.name]["median_ms"]) for k in keys]
-        row += [fmt_ratio(ms, baselines[k][w.name]["median_ms"]) for k in keys]
+        row += [fmt_ratio(ours_ms_for(k, w.name),
+                          baselines[k][w.name]["median_ms"]) for k in keys]
         row += [fmt_ms(r.get("compile_ms")),
                 "%.1e" % r["max_abs_error"] if "max_abs_error" in r else "-"]
         rows.append(row)
@@ -213,9 +237,11 @@ def main():
     for row in rows:
         print("| " + " | ".join(row) + " |")
     print()
-    print("ours: transformer-run %s (1 thread); %% peak of one core (%.0f "
-          "GFLOP/s); GB/s = bytes read and written / time." %
-          (" ".join(flags) or "default flags", PEAK_GFLOPS_PER_CORE))
+    print("ours-Nt: transformer-run %s --threads=N; %% peak of one core "
+          "(%.0f GFLOP/s) for ours-%dt; GB/s = bytes read and written / "
+          "time; ours/X-Nt compares at the same thread count." %
+          (" ".join(flags) or "(default flags)", PEAK_GFLOPS_PER_CORE,
+           ours_threads[0]))
     for k in keys:
         b = baselines[k]
         print("%s: version %s%s, copy bandwidth %.1f GB/s" %
@@ -231,6 +257,9 @@ def main():
                                       "flops": w.flops,
                                       "bytes": w.bytes_moved,
                                       "ours": ours[w.name],
+                                      "ours_threads": {
+                                          "%dt" % t: ours_at[t][w.name]
+                                          for t in ours_threads},
                                       "baselines": {k: baselines[k].get(w.name)
                                                     for k in keys}}
                                      for w in suite],

@@ -3,7 +3,7 @@
 set -euo pipefail
 
 PACKAGES=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22
-          clang-format-22 ninja-build cmake ccache python3-numpy)
+          clang-format-22 ninja-build cmake ccache python3-numpy libomp-22-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -11,6 +11,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -23,6 +24,8 @@ void runner::registerRunnerDialects(DialectRegistry &registry) {
   registerAllTransformer(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  // Multi-threaded code at -O2/-O3 (lib/Codegen/CPU) uses the omp dialect.
+  registerOpenMPDialectTranslation(registry);
 }
 
 static LogicalResult

@@ -5,3 +5,4 @@
 // RUN: diff -u %src_root/docs/generated/TransformerOps.md %obj_root/docs/Transformer/TransformerOps.md
 // RUN: diff -u %src_root/docs/generated/TransformerPasses.md %obj_root/docs/Transformer/TransformerPasses.md
 // RUN: diff -u %src_root/docs/generated/TransformerConversionPasses.md %obj_root/docs/Transformer/TransformerConversionPasses.md
+// RUN: diff -u %src_root/docs/generated/TransformerCodegenCPUPasses.md %obj_root/docs/Transformer/TransformerCodegenCPUPasses.md

@@ -12,6 +12,8 @@
 
 #include "Transformer/Runner/CompiledModule.h"
 #include "Transformer/Runner/Compiler.h"
+#include "Transformer/Codegen/CPU/Passes.h"
+#include "Transformer/Pipelines/Pipelines.h"
 #include "Transformer/Runner/Npy.h"
 #include "Transformer/Runner/Values.h"
 #include "Transformer/Support/InputLimits.h"
@@ -112,6 +114,31 @@ cl::opt<bool> hostSupportsJit(
     "host-supports-jit",
     cl::desc("Create a JIT for the host and print true or false"),
     cl::cat(category));
+// CPU code generation at -O2/-O3 (lib/Codegen/CPU).
+/// `--threads`: created in main(), because libLLVM registers a hidden option
+/// of that name, which is renamed first (registerThreadsOption).
+cl::opt<unsigned> *threads = nullptr;
+void registerThreadsOption() {
+  auto &options = cl::getRegisteredOptions();
+  if (auto it = options.find("threads"); it != options.end())
+    it->second->setArgStr("llvm-threads");
+  static cl::opt<unsigned> option(
+      "threads",
+      cl::desc("Threads for contractions at -O2/-O3 (default: the machine's "
+               "cores; 1: no OpenMP)"),
+      cl::init(0), cl::cat(category));
+  threads = &option;
+}
+cl::opt<std::string> transformSchedule(
+    "transform-schedule",
+    cl::desc("Use this transform-dialect schedule (.mlir with "
+             "@__transform_main) instead of the built-in one at -O2/-O3"),
+    cl::value_desc("file.mlir"), cl::init(""), cl::cat(category));
+cl::opt<bool> printTransformSchedule(
+    "print-transform-schedule",
+    cl::desc("Print the transform schedule that -O2/-O3 apply (the built-in "
+             "one, or --transform-schedule's) and exit"),
+    cl::cat(category));
 
 /// Reports a user error and returns the exit status for it.
 int fail(const llvm::Twine &message) {
@@ -194,6 +221,8 @@ int run() {
   TransformerPipelineOptions options;
   options.optLevel = getOptLevel();
   options.fuseAttention = !noFuseAttention;
+  options.threads = *threads;
+  options.transformSchedule = transformSchedule;
 
   // Stage 1: to linalg on tensors, where the entry signature is final.
   if (failed(lowerToLinalg(*module, options, timing)))
@@ -272,8 +301,12 @@ int run() {
   }
 
   TimingScope jitTimer = rootTimer.nest("JIT compile (LLVM)");
+  // Contractions on several threads call the OpenMP runtime.
+  std::vector<std::string> libs(sharedLibs.begin(), sharedLibs.end());
+  if (options.optLevel >= 2 && getEffectiveThreads(options) > 1)
+    libs.push_back(TRANSFORMER_OPENMP_LIBRARY);
   llvm::Expected<std::unique_ptr<CompiledModule>> compiled =
-      CompiledModule::create(*module, options.optLevel, sharedLibs);
+      CompiledModule::create(*module, options.optLevel, libs);
   if (!compiled)
     return fail(llvm::toString(compiled.takeError()));
   if (llvm::Error err = (*compiled)->compile(entryName))
@@ -366,6 +399,7 @@ int main(int argc, char **argv) {
   for (llvm::StringRef name : {"mlir-timing", "mlir-timing-display"})
     if (cl::Option *option = cl::getRegisteredOptions().lookup(name))
       option->addCategory(category);
+  registerThreadsOption();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -378,6 +412,19 @@ int main(int argc, char **argv) {
     } else {
       llvm::outs() << "true\n";
     }
+    return 0;
+  }
+  if (printTransformSchedule) {
+    if (transformSchedule.empty()) {
+      llvm::outs() << getDefaultContractionSchedule();
+      return 0;
+    }
+    std::string errorMessage;
+    std::unique_ptr<llvm::MemoryBuffer> file =
+        openInputFile(transformSchedule, &errorMessage);
+    if (!file)
+      return fail("cannot read '" + transformSchedule + "': " + errorMessage);
+    llvm::outs() << file->getBuffer();
     return 0;
   }
   return runWithLargeStack(run);

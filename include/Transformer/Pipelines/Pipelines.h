@@ -26,7 +26,21 @@ struct TransformerPipelineOptions
       llvm::cl::desc("Fuse matmul/softmax/matmul chains into attention "
                      "(at opt-level >= 1)"),
       llvm::cl::init(true)};
+  Option<unsigned> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads for contractions at opt-level >= 2 (OpenMP); 0: "
+                     "the machine's cores, 1: no OpenMP at all"),
+      llvm::cl::init(0)};
+  Option<std::string> transformSchedule{
+      *this, "transform-schedule",
+      llvm::cl::desc("A transform-dialect schedule (.mlir with "
+                     "@__transform_main) used at opt-level >= 2 instead of "
+                     "the built-in CPU schedule"),
+      llvm::cl::init("")};
 };
+
+/// The thread count `opts.threads` stands for (0: the machine's cores).
+unsigned getEffectiveThreads(const TransformerPipelineOptions &opts);
 
 /// Shape inference, canonicalization, attention fusion and the lowering to
 /// linalg on tensors.

@@ -2,6 +2,7 @@
 
 #include "Transformer/InitAllTransformer.h"
 
+#include "Transformer/Codegen/CPU/Passes.h"
 #include "Transformer/Conversion/Passes.h"
 #include "Transformer/IR/TransformerDialect.h"
 #include "Transformer/Pipelines/Pipelines.h"
@@ -71,6 +72,7 @@ void transformer::registerAllTransformer(DialectRegistry &registry) {
 void transformer::registerAllTransformerPasses() {
   registerTransformerPasses();
   registerTransformerConversionPasses();
+  registerTransformerCodegenCPUPasses();
   PassPipelineRegistration<>(
       "convert-transformer-to-linalg", "Alias of --lower-transformer",
       [](OpPassManager &pm) {

@@ -2,17 +2,22 @@
 
 #include "Transformer/Pipelines/Pipelines.h"
 
+#include "Transformer/Codegen/CPU/Passes.h"
 #include "Transformer/Conversion/Passes.h"
 #include "Transformer/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
+
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::transformer;
@@ -31,10 +36,50 @@ void transformer::buildTransformerToLinalgPipeline(
   pm.addPass(createCSEPass());
 }
 
+unsigned
+transformer::getEffectiveThreads(const TransformerPipelineOptions &opts) {
+  if (opts.threads > 0)
+    return opts.threads;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+/// -O2 and up: contractions go through the CPU transform schedule
+/// (lib/Codegen/CPU) on memrefs; its register tiles become vector FMAs.
+static void addContractionCodegen(OpPassManager &pm,
+                                  const TransformerPipelineOptions &opts) {
+  TransformerCPUCodegenPassOptions codegen;
+  codegen.schedule = opts.transformSchedule;
+  pm.addPass(createTransformerCPUCodegenPass(codegen));
+  // Without full unrolling, transfers of 2-D vectors go through a stack
+  // buffer and scalar loops inside the innermost loop.
+  VectorTransferToSCFOptions vectorToSCF;
+  vectorToSCF.enableFullUnroll(true);
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(vectorToSCF));
+}
+
+/// The schedule's scf.forall (cache tiles) runs on OpenMP threads, or
+/// becomes a plain loop nest with one thread.
+static void addThreading(OpPassManager &pm,
+                         const TransformerPipelineOptions &opts) {
+  unsigned threads = getEffectiveThreads(opts);
+  if (threads <= 1) {
+    pm.addNestedPass<func::FuncOp>(createForallToForLoopPass());
+    return;
+  }
+  pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
+  ConvertSCFToOpenMPPassOptions omp;
+  omp.numThreads = threads;
+  pm.addPass(createConvertSCFToOpenMPPass(omp));
+}
+
 void transformer::buildLinalgToLLVMPipeline(
     OpPassManager &pm, const TransformerPipelineOptions &opts) {
+  bool codegen = opts.optLevel >= 2;
   if (opts.optLevel >= 1)
     pm.addNestedPass<func::FuncOp>(createTransformerFuseElementwisePass());
+  if (codegen)
+    pm.addNestedPass<func::FuncOp>(
+        createTransformerCPUPrepareContractionsPass());
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -53,11 +98,19 @@ void transformer::buildLinalgToLLVMPipeline(
 
   // Strided copies would call the memrefCopy runtime function otherwise.
   pm.addNestedPass<func::FuncOp>(createTransformerLowerStridedCopiesPass());
+  if (codegen)
+    addContractionCodegen(pm, opts);
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  if (codegen)
+    addThreading(pm, opts);
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   // Failed run-time checks call the runtime library (transformerRuntimeError).
   pm.addPass(createTransformerLowerRuntimeChecksPass());
+  // The OpenMP regions' memref.alloca_scope must be lowered while they still
+  // hold one block, i.e. before scf-to-cf.
+  if (codegen)
+    pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertMathToLLVMPass());
@@ -68,7 +121,13 @@ void transformer::buildLinalgToLLVMPipeline(
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
+  // After func-to-llvm: it would otherwise convert func.func itself.
+  if (codegen && getEffectiveThreads(opts) > 1)
+    pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
+  // Vector lowering leaves ub.poison behind.
+  if (codegen)
+    pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
 }

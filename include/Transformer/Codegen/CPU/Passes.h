@@ -1,0 +1,42 @@
+//===- Passes.h - CPU code generation passes --------------------*- C++ -*-===//
+//
+// Contractions at -O2 and up: a preparation pass that tags them (C++, on
+// tensors) and a pass that applies the transform-dialect schedule (on
+// memrefs). The schedule text is embedded from
+// lib/Codegen/CPU/Schedules/contraction.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRANSFORMER_CODEGEN_CPU_PASSES_H
+#define TRANSFORMER_CODEGEN_CPU_PASSES_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::transformer {
+
+#define GEN_PASS_DECL
+#include "Transformer/Codegen/CPU/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "Transformer/Codegen/CPU/Passes.h.inc"
+
+/// The attribute that tags a contraction for the CPU schedule ("mnk" or
+/// "bmnk").
+constexpr llvm::StringLiteral kContractionAttrName = "transformer.contraction";
+
+/// The text of the built-in contraction schedule (a module with
+/// `@__transform_main`), as embedded from Schedules/contraction.mlir.
+llvm::StringRef getDefaultContractionSchedule();
+
+} // namespace mlir::transformer
+
+#endif // TRANSFORMER_CODEGEN_CPU_PASSES_H

@@ -1,0 +1,110 @@
+//===- ApplySchedule.cpp - Apply the CPU transform schedule ---------------===//
+//
+// Parses the schedule (built in, or a user's file) and runs its
+// `@__transform_main` on the module with the transform interpreter.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Transformer/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/TransformOps/DialectExtension.h"
+#include "mlir/Dialect/Linalg/Transforms/AllInterfaces.h"
+#include "mlir/Dialect/MemRef/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/TransformOps/MemRefTransformOps.h"
+#include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/TransformOps/SCFTransformOps.h"
+#include "mlir/Dialect/Tensor/IR/TensorTilingInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+#include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
+#include "mlir/Dialect/Vector/TransformOps/VectorTransformOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+namespace mlir::transformer {
+#define GEN_PASS_DEF_TRANSFORMERCPUCODEGENPASS
+#include "Transformer/Codegen/CPU/Passes.h.inc"
+} // namespace mlir::transformer
+
+using namespace mlir;
+using namespace mlir::transformer;
+
+namespace {
+
+struct CPUCodegenPass
+    : public transformer::impl::TransformerCPUCodegenPassBase<CPUCodegenPass> {
+  using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    linalg::registerTransformDialectExtension(registry);
+    scf::registerTransformDialectExtension(registry);
+    vector::registerTransformDialectExtension(registry);
+    memref::registerTransformDialectExtension(registry);
+    // What the schedule's tiling, peeling and vectorization ask of the ops
+    // (TilingInterface, ValueBoundsOpInterface, ...): external models that a
+    // tool with a small registry (not registerAllExtensions) would lack.
+    linalg::registerAllDialectInterfaceImplementations(registry);
+    tensor::registerTilingInterfaceExternalModels(registry);
+    tensor::registerValueBoundsOpInterfaceExternalModels(registry);
+    affine::registerValueBoundsOpInterfaceExternalModels(registry);
+    arith::registerValueBoundsOpInterfaceExternalModels(registry);
+    memref::registerValueBoundsOpInterfaceExternalModels(registry);
+    scf::registerValueBoundsOpInterfaceExternalModels(registry);
+  }
+
+  /// Parses the schedule once per pass instance.
+  LogicalResult initialize(MLIRContext *context) override {
+    llvm::SourceMgr sourceMgr;
+    if (schedule.empty()) {
+      sourceMgr.AddNewSourceBuffer(
+          llvm::MemoryBuffer::getMemBuffer(getDefaultContractionSchedule(),
+                                           "contraction.mlir",
+                                           /*RequiresNullTerminator=*/false),
+          llvm::SMLoc());
+    } else {
+      llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+          llvm::MemoryBuffer::getFile(schedule);
+      if (!file)
+        return emitError(UnknownLoc::get(context))
+               << "cannot read the transform schedule '" << schedule
+               << "': " << file.getError().message();
+      sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+    }
+    OwningOpRef<ModuleOp> parsed =
+        parseSourceFile<ModuleOp>(sourceMgr, context);
+    if (!parsed)
+      return failure();
+    scheduleModule = std::make_shared<OwningOpRef<ModuleOp>>(std::move(parsed));
+    return success();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    Operation *entry =
+        (*scheduleModule)
+            ->lookupSymbol<transform::NamedSequenceOp>(
+                transform::TransformDialect::kTransformEntryPointSymbolName);
+    if (!entry) {
+      module.emitError() << "the transform schedule"
+                         << (schedule.empty() ? "" : " '" + schedule + "'")
+                         << " has no @__transform_main named sequence";
+      return signalPassFailure();
+    }
+    if (failed(transform::applyTransformNamedSequence(
+            module, entry, **scheduleModule, transform::TransformOptions())))
+      return signalPassFailure();
+    // The tags have done their job; later passes and printed IR do not need
+    // them.
+    module.walk([](Operation *op) { op->removeAttr(kContractionAttrName); });
+  }
+
+  /// Shared between clones of the pass (the pass manager copies passes).
+  std::shared_ptr<OwningOpRef<ModuleOp>> scheduleModule;
+};
+
+} // namespace

@@ -1,0 +1,113 @@
+//===- PrepareContractions.cpp - Tag contractions for the CPU schedule ----===//
+//
+// Matches contractions by what they compute (the contraction interface and
+// the indexing maps), not by op name, so that linalg.matmul in all its forms,
+// linalg.batch_matmul and linalg.generic contractions take the same path.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Transformer/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::transformer {
+#define GEN_PASS_DEF_TRANSFORMERCPUPREPARECONTRACTIONSPASS
+#include "Transformer/Codegen/CPU/Passes.h.inc"
+} // namespace mlir::transformer
+
+using namespace mlir;
+using namespace mlir::transformer;
+
+namespace {
+
+/// The loop groups of a contraction whose loops come as (batch..., m..., n...,
+/// k...), each group in increasing order; std::nullopt for any other order.
+std::optional<SmallVector<ReassociationIndices>>
+getCanonicalLoopGroups(linalg::LinalgOp op) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty())
+    return std::nullopt;
+  SmallVector<ReassociationIndices> groups;
+  int64_t next = 0;
+  for (const SmallVector<unsigned, 2> &group :
+       {dims->batch, dims->m, dims->n, dims->k}) {
+    if (group.empty())
+      continue;
+    ReassociationIndices indices;
+    for (unsigned dim : group) {
+      if (dim != next++)
+        return std::nullopt;
+      indices.push_back(dim);
+    }
+    groups.push_back(indices);
+  }
+  if (next != op.getNumLoops())
+    return std::nullopt;
+  // The result must be indexed (batch..., m..., n...): n is its contiguous
+  // dimension, which the register tile vectorizes.
+  AffineMap resultMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  int64_t resultRank = next - static_cast<int64_t>(dims->k.size());
+  if (resultMap.getNumResults() != resultRank)
+    return std::nullopt;
+  for (int64_t i = 0; i < resultRank; ++i)
+    if (resultMap.getResult(i) != getAffineDimExpr(i, op->getContext()))
+      return std::nullopt;
+  return groups;
+}
+
+bool haveSameElementType(linalg::GenericOp op) {
+  Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
+  return llvm::all_of(op.getDpsInputs(), [&](Value input) {
+    return getElementTypeOrSelf(input.getType()) == element;
+  });
+}
+
+struct PrepareContractionsPass
+    : public transformer::impl::TransformerCPUPrepareContractionsPassBase<
+          PrepareContractionsPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> candidates;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (op.hasPureTensorSemantics() && op.getNumDpsInits() == 1 &&
+          linalg::isaContractionOpInterface(op))
+        candidates.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : candidates) {
+      std::optional<SmallVector<ReassociationIndices>> groups =
+          getCanonicalLoopGroups(op);
+      if (!groups)
+        continue;
+      if (groups->size() < op.getNumLoops()) {
+        // Several loops per role: one loop each, with reshaped operands.
+        rewriter.setInsertionPoint(op);
+        FailureOr<linalg::CollapseResult> collapsed =
+            linalg::collapseOpIterationDims(op, *groups, rewriter);
+        if (failed(collapsed))
+          continue;
+        rewriter.replaceOp(op, collapsed->results);
+        op = collapsed->collapsedOp;
+      }
+      // The vectorizer makes vector.contract (which lowers to FMAs) only from
+      // named contractions; a generic gives mulf + addf.
+      if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+          generic && haveSameElementType(generic)) {
+        rewriter.setInsertionPoint(generic);
+        auto contract = linalg::ContractOp::create(
+            rewriter, generic.getLoc(), generic.getResultTypes(),
+            generic.getDpsInputs(), generic.getDpsInits(),
+            generic.getIndexingMaps());
+        rewriter.replaceOp(generic, contract->getResults());
+        op = contract;
+      }
+      op->setAttr(
+          kContractionAttrName,
+          rewriter.getStringAttr(op.getNumLoops() == 3 ? "mnk" : "bmnk"));
+    }
+  }
+};
+
+} // namespace

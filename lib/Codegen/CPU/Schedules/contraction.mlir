@@ -1,0 +1,126 @@
+// The CPU contraction schedule: how `--transformer-to-llvm` and transformer-run
+// at -O2/-O3 turn every contraction into AVX-512 code. This file is embedded in
+// the binary; `transformer-run --print-transform-schedule` prints it, and
+// `--transform-schedule=FILE.mlir` (pipeline option `transform-schedule=FILE`)
+// replaces it. A replacement must define `@__transform_main`.
+//
+// The payload is one bufferized function whose contractions the pass
+// `transformer-cpu-prepare-contractions` has normalized and tagged (on tensors,
+// before bufferization):
+//   transformer.contraction = "mnk"   loops (m, n, k):    C[m,n] += A * B
+//   transformer.contraction = "bmnk"  loops (b, m, n, k): the same per batch
+// Operands may have any layout (B may be k x n or n x k); n indexes C's
+// contiguous dimension.
+//
+// The tiling numbers, in one place (measured on Zen 5: L1d 48 KiB, L2 1 MiB):
+//   cache tile     m 128, n 256, k 256  (a 256 x 256 B block stays in L2;
+//                  m x n tiles are the units of work for the threads)
+//   register tile  m 8, n 32, k 1       (8 x 2 zmm accumulators = 16 of the
+//                  32 registers; per k step 2 loads of B, 8 broadcasts of A,
+//                  16 FMAs)
+// Register tiles that do not divide the cache tile (odd or dynamic sizes) are
+// peeled: the main part keeps the full static register tile, the remainder
+// rows/columns are vectorized at their static size, and dynamic remainders
+// stay scalar loops (convert-linalg-to-loops after this schedule).
+
+module attributes {transform.with_named_sequence} {
+
+  // Splits a loop into a part whose trip count divides its step and a
+  // remainder. Fails (silenceably) when there is nothing to peel.
+  transform.named_sequence @peel(%loop: !transform.op<"scf.for"> {transform.consumed}) {
+    %main, %rest = transform.loop.peel %loop
+        : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+
+  // Vectorizes one register tile; fails (silenceably) on dynamic shapes, which
+  // then stay scalar.
+  transform.named_sequence @vectorize_tile(%op: !transform.any_op {transform.consumed}) {
+    transform.structured.vectorize %op {create_named_contraction} : !transform.any_op
+    transform.yield
+  }
+
+  // (m, n, k): cache tiles over threads, then register tiles.
+  transform.named_sequence @tile_mnk(%op: !transform.any_op {transform.consumed}) {
+    %t1, %forall = transform.structured.tile_using_forall %op tile_sizes [128, 256]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %t2, %k = transform.structured.tile_using_for %t1 tile_sizes [0, 0, 256]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %t3, %m, %n, %k1 = transform.structured.tile_using_for %t2 tile_sizes [8, 32, 1]
+        : (!transform.any_op)
+        -> (!transform.any_op, !transform.op<"scf.for">, !transform.op<"scf.for">,
+            !transform.any_op)
+    transform.include @peel failures(suppress) (%n) : (!transform.op<"scf.for">) -> ()
+    transform.include @peel failures(suppress) (%m) : (!transform.op<"scf.for">) -> ()
+    transform.yield
+  }
+
+  // (b, m, n, k): one batch per task, then as above.
+  transform.named_sequence @tile_bmnk(%op: !transform.any_op {transform.consumed}) {
+    %t1, %forall = transform.structured.tile_using_forall %op tile_sizes [1, 128, 256]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %t2, %k = transform.structured.tile_using_for %t1 tile_sizes [0, 0, 0, 256]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %t3, %m, %n, %k1 = transform.structured.tile_using_for %t2 tile_sizes [0, 8, 32, 1]
+        : (!transform.any_op)
+        -> (!transform.any_op, !transform.op<"scf.for">, !transform.op<"scf.for">,
+            !transform.any_op)
+    transform.include @peel failures(suppress) (%n) : (!transform.op<"scf.for">) -> ()
+    transform.include @peel failures(suppress) (%m) : (!transform.op<"scf.for">) -> ()
+    transform.yield
+  }
+
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    // 1. Tiling.
+    %mnk = transform.structured.match attributes {transformer.contraction = "mnk"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %mnk : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      transform.include @tile_mnk failures(propagate) (%op) : (!transform.any_op) -> ()
+    }
+    %bmnk = transform.structured.match attributes {transformer.contraction = "bmnk"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %bmnk : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      transform.include @tile_bmnk failures(propagate) (%op) : (!transform.any_op) -> ()
+    }
+    %funcs = transform.structured.match ops{["func.func"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+    // Peeled loops of one iteration fold away; remainder sizes become static
+    // where the problem sizes are.
+    transform.apply_patterns to %funcs {
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+
+    // 2. Vectorization of every register tile with a static shape.
+    %mnk_tiles = transform.structured.match attributes {transformer.contraction = "mnk"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %bmnk_tiles = transform.structured.match attributes {transformer.contraction = "bmnk"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %tiles = transform.merge_handles %mnk_tiles, %bmnk_tiles : !transform.any_op
+    transform.foreach %tiles : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      transform.include @vectorize_tile failures(suppress) (%op) : (!transform.any_op) -> ()
+    }
+
+    // 3. Keep the accumulators in registers across the k loop: the reads and
+    // writes of C must use the same SSA indices for the hoisting to see them,
+    // so fold the subviews into the transfers and CSE first.
+    transform.apply_patterns to %funcs {
+      transform.apply_patterns.memref.fold_memref_alias_ops
+      transform.apply_patterns.canonicalization
+    } : !transform.any_op
+    transform.apply_cse to %funcs : !transform.any_op
+    %hoisted = transform.structured.hoist_redundant_vector_transfers %funcs
+        : (!transform.any_op) -> !transform.any_op
+
+    // 4. vector.contract -> outer products -> FMAs on 1-D vectors.
+    transform.apply_patterns to %hoisted {
+      transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
+      transform.apply_patterns.vector.transfer_permutation_patterns
+      transform.apply_patterns.vector.lower_outerproduct
+      transform.apply_patterns.vector.lower_transfer max_transfer_rank = 1
+    } : !transform.any_op
+    transform.yield
+  }
+}

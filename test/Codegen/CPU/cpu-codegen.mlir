@@ -1,0 +1,72 @@
+// The built-in CPU schedule on tagged contractions (bufferized IR).
+// RUN: transformer-opt %s --transformer-cpu-codegen --split-input-file | FileCheck %s
+
+// Cache tiles 128x256 over threads, k in blocks of 256, register tiles 8x32
+// whose 16 accumulators stay in registers across the k loop: 8 FMAs on
+// vector<32xf32> (two zmm each) per k step.
+// CHECK-LABEL: func.func @divisible
+// CHECK:         scf.forall ({{.*}}) in (8, 4) {
+// CHECK:           scf.for {{.*}} step %c256
+// CHECK:             scf.for {{.*}} step %c8
+// CHECK:               scf.for {{.*}} step %c32
+// CHECK:                 vector.transfer_read {{.*}} vector<8x32xf32>
+// CHECK:                 scf.for {{.*}} iter_args({{.*}}) -> (vector<8x32xf32>) {
+// CHECK-COUNT-8:           vector.fma {{.*}} : vector<32xf32>
+// CHECK-NOT:               vector.fma
+// CHECK:                   scf.yield {{.*}} : vector<8x32xf32>
+// CHECK:                 vector.transfer_write {{.*}} vector<8x32xf32>
+// CHECK-NOT:     transformer.contraction
+func.func @divisible(%a: memref<1024x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<1024x1024xf32>) {
+  linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : memref<1024x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<1024x1024xf32>)
+  return
+}
+
+// -----
+
+// Odd sizes: the 8x32 register tile is peeled; the remainders (5 rows, 21
+// columns) are vectorized at their static sizes.
+// CHECK-LABEL: func.func @odd
+// CHECK-DAG:     vector.fma {{.*}} : vector<32xf32>
+// CHECK-DAG:     vector.fma {{.*}} : vector<21xf32>
+// CHECK-DAG:     iter_args({{.*}}) -> (vector<5x32xf32>)
+// CHECK-DAG:     iter_args({{.*}}) -> (vector<5x21xf32>)
+// CHECK-NOT:     linalg.
+func.func @odd(%a: memref<37x61xf32>, %b: memref<61x53xf32>, %c: memref<37x53xf32>) {
+  linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : memref<37x61xf32>, memref<61x53xf32>) outs(%c : memref<37x53xf32>)
+  return
+}
+
+// -----
+
+// Dynamic sizes: full register tiles are vectorized, the dynamic remainders
+// stay linalg ops (lowered to loops later).
+// CHECK-LABEL: func.func @dynamic
+// CHECK:         scf.forall
+// CHECK-COUNT-8: vector.fma {{.*}} : vector<32xf32>
+// CHECK:         linalg.matmul
+func.func @dynamic(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+  linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
+  return
+}
+
+// -----
+
+// Batched: one batch per task.
+// CHECK-LABEL: func.func @batched
+// CHECK:         scf.forall ({{.*}}) in (4, 2) {
+// CHECK-COUNT-8: vector.fma {{.*}} : vector<32xf32>
+func.func @batched(%a: memref<4x256x64xf32>, %b: memref<4x64x128xf32>, %c: memref<4x256x128xf32>) {
+  linalg.batch_matmul {transformer.contraction = "bmnk"} ins(%a, %b : memref<4x256x64xf32>, memref<4x64x128xf32>) outs(%c : memref<4x256x128xf32>)
+  return
+}
+
+// -----
+
+// Untagged ops are left alone.
+// CHECK-LABEL: func.func @untagged
+// CHECK-NOT:     scf.forall
+// CHECK:         linalg.matmul
+func.func @untagged(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}

@@ -1,0 +1,74 @@
+// RUN: transformer-opt %s --pass-pipeline='builtin.module(func.func(transformer-cpu-prepare-contractions))' --split-input-file | FileCheck %s
+
+// A generic contraction becomes a tagged linalg.contract with the same maps.
+// CHECK-DAG: #[[$A:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[$B:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-DAG: #[[$C:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @generic_matmul
+// CHECK:         linalg.contract indexing_maps = [#[[$A]], #[[$B]], #[[$C]]]
+// CHECK-SAME:      {transformer.contraction = "mnk"}
+// CHECK-NOT:     linalg.generic
+func.func @generic_matmul(%a: tensor<8x4xf32>, %b: tensor<4x16xf32>, %c: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<8x4xf32>, tensor<4x16xf32>) outs(%c : tensor<8x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+// Matched by what it computes, not by its name: named ops are tagged too.
+// CHECK-LABEL: func.func @named
+// CHECK:         linalg.matmul {transformer.contraction = "mnk"}
+// CHECK:         linalg.batch_matmul {transformer.contraction = "bmnk"}
+func.func @named(%a: tensor<8x4xf32>, %b: tensor<4x16xf32>, %c: tensor<8x16xf32>,
+                 %ba: tensor<2x8x4xf32>, %bb: tensor<2x4x16xf32>, %bc: tensor<2x8x16xf32>) -> (tensor<8x16xf32>, tensor<2x8x16xf32>) {
+  %0 = linalg.matmul ins(%a, %b : tensor<8x4xf32>, tensor<4x16xf32>) outs(%c : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %1 = linalg.batch_matmul ins(%ba, %bb : tensor<2x8x4xf32>, tensor<2x4x16xf32>) outs(%bc : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+  return %0, %1 : tensor<8x16xf32>, tensor<2x8x16xf32>
+}
+
+// -----
+
+// x @ w^T with a 3-D x: the two m loops are collapsed into one; B keeps its
+// n x k layout.
+// CHECK-DAG: #[[$B:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-LABEL: func.func @linear_3d
+// CHECK:         %[[X:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<2x3x4xf32> into tensor<6x4xf32>
+// CHECK:         %[[R:.*]] = linalg.contract indexing_maps = [#{{.*}}, #[[$B]], #{{.*}}] {transformer.contraction = "mnk"}
+// CHECK-SAME:      ins(%[[X]], %{{.*}} : tensor<6x4xf32>, tensor<5x4xf32>)
+// CHECK:         tensor.expand_shape %[[R]] {{\[}}[0, 1], [2]]
+func.func @linear_3d(%x: tensor<2x3x4xf32>, %w: tensor<5x4xf32>, %c: tensor<2x3x5xf32>) -> tensor<2x3x5xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<2x3x4xf32>, tensor<5x4xf32>) outs(%c : tensor<2x3x5xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<2x3x5xf32>
+  return %0 : tensor<2x3x5xf32>
+}
+
+// -----
+
+// Loops in another order (k before n), or a result indexed (n, m): left
+// alone, lowered to loops.
+// CHECK-LABEL: func.func @other_orders
+// CHECK-NOT:     transformer.contraction
+func.func @other_orders(%a: tensor<8x4xf32>, %b: tensor<4x16xf32>, %c: tensor<8x16xf32>, %ct: tensor<16x8xf32>) -> (tensor<8x16xf32>, tensor<16x8xf32>) {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : tensor<8x4xf32>, tensor<4x16xf32>) outs(%c : tensor<8x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<8x16xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d1, d0)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<8x4xf32>, tensor<4x16xf32>) outs(%ct : tensor<16x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<16x8xf32>
+  return %0, %1 : tensor<8x16xf32>, tensor<16x8xf32>
+}

@@ -1,0 +1,83 @@
+// Contractions through the CPU schedule (lib/Codegen/CPU) at -O2 and -O3,
+// with 1 and 2 threads: sizes that divide the tiles, odd sizes (peeled
+// register tiles), dynamic sizes (dynamic remainders stay scalar loops), and
+// every form (batched, broadcast, transpose_b, linear with a 3-D input).
+// REQUIRES: numpy
+// RUN: %python %test_lib/run_reference.py %s %t -O2 --threads=1 | FileCheck %s
+// RUN: %python %test_lib/run_reference.py %s %t -O2 --threads=2 | FileCheck %s
+// RUN: %python %test_lib/run_reference.py %s %t -O3 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: PASS @batched: result[0] 3x40x72
+// CHECK: PASS @broadcast_rhs: result[0] 2x19x45
+// CHECK: PASS @divisible: result[0] 256x512
+// CHECK: PASS @dynamic: result[0] 45x70
+// CHECK: PASS @dynamic_batched: result[0] 2x9x37
+// CHECK: PASS @linear: result[0] 2x21x67
+// CHECK: PASS @odd: result[0] 37x53
+// CHECK: PASS @transpose_b: result[0] 41x35
+
+// PY: def case_batched(rng):
+// PY:     a, b = rng.standard_normal((3, 40, 33), np.float32), rng.standard_normal((3, 33, 72), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b)]
+func.func @batched(%a: tensor<3x40x33xf32>, %b: tensor<3x33x72xf32>) -> tensor<3x40x72xf32> {
+  %0 = transformer.matmul %a, %b : tensor<3x40x33xf32>, tensor<3x33x72xf32> -> tensor<3x40x72xf32>
+  return %0 : tensor<3x40x72xf32>
+}
+
+// PY: def case_broadcast_rhs(rng):
+// PY:     a, b = rng.standard_normal((2, 19, 30), np.float32), rng.standard_normal((30, 45), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b)]
+func.func @broadcast_rhs(%a: tensor<2x19x30xf32>, %b: tensor<30x45xf32>) -> tensor<2x19x45xf32> {
+  %0 = transformer.matmul %a, %b : tensor<2x19x30xf32>, tensor<30x45xf32> -> tensor<2x19x45xf32>
+  return %0 : tensor<2x19x45xf32>
+}
+
+// Two cache tiles in m and n, two in k.
+// PY: def case_divisible(rng):
+// PY:     # Positive inputs: no cancellation in the long f32 sums.
+// PY:     a, b = rng.random((256, 512), np.float32), rng.random((512, 512), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b)]
+func.func @divisible(%a: tensor<256x512xf32>, %b: tensor<512x512xf32>) -> tensor<256x512xf32> {
+  %0 = transformer.matmul %a, %b : tensor<256x512xf32>, tensor<512x512xf32> -> tensor<256x512xf32>
+  return %0 : tensor<256x512xf32>
+}
+
+// PY: def case_dynamic(rng):
+// PY:     a, b = rng.standard_normal((45, 300), np.float32), rng.standard_normal((300, 70), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b)]
+func.func @dynamic(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = transformer.matmul %a, %b : tensor<?x?xf32>, tensor<?x?xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// PY: def case_dynamic_batched(rng):
+// PY:     a, b = rng.standard_normal((2, 9, 17), np.float32), rng.standard_normal((2, 17, 37), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b)]
+func.func @dynamic_batched(%a: tensor<?x?x?xf32>, %b: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  %0 = transformer.matmul %a, %b : tensor<?x?x?xf32>, tensor<?x?x?xf32> -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+
+// PY: def case_linear(rng):
+// PY:     x, w, b = rng.standard_normal((2, 21, 40), np.float32), rng.standard_normal((67, 40), np.float32), rng.standard_normal((67,), np.float32)
+// PY:     return [x, w, b], [ref.linear(x, w, b)]
+func.func @linear(%x: tensor<2x21x40xf32>, %w: tensor<67x40xf32>, %b: tensor<67xf32>) -> tensor<2x21x67xf32> {
+  %0 = transformer.linear %x, %w, %b : tensor<2x21x40xf32>, tensor<67x40xf32>, tensor<67xf32> -> tensor<2x21x67xf32>
+  return %0 : tensor<2x21x67xf32>
+}
+
+// PY: def case_odd(rng):
+// PY:     a, b = rng.standard_normal((37, 61), np.float32), rng.standard_normal((61, 53), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b)]
+func.func @odd(%a: tensor<37x61xf32>, %b: tensor<61x53xf32>) -> tensor<37x53xf32> {
+  %0 = transformer.matmul %a, %b : tensor<37x61xf32>, tensor<61x53xf32> -> tensor<37x53xf32>
+  return %0 : tensor<37x53xf32>
+}
+
+// PY: def case_transpose_b(rng):
+// PY:     a, b = rng.standard_normal((41, 29), np.float32), rng.standard_normal((35, 29), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b, transpose_b=True)]
+func.func @transpose_b(%a: tensor<41x29xf32>, %b: tensor<35x29xf32>) -> tensor<41x35xf32> {
+  %0 = transformer.matmul %a, %b {transpose_b} : tensor<41x29xf32>, tensor<35x29xf32> -> tensor<41x35xf32>
+  return %0 : tensor<41x35xf32>
+}
