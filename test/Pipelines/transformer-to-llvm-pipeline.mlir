@@ -5,15 +5,27 @@
 
 // The pipeline runs shape inference, canonicalization and fusion before
 // lowering: the unranked chain below is inferred, the transposed key becomes
-// transpose_b, and the chain fuses into one attention that lowers to a
-// single q k^T contraction.
+// transpose_b, and the chain fuses into one attention, whose lowering scales
+// in one step and guards fully masked rows with a select (the unfused chain
+// lowers its softmax to linalg.softmax, decomposed with maxnumf and no such
+// guard).
 // FUSED-LABEL: func @chain
-// FUSED-SAME: -> tensor<4x8xf32>
+// FUSED-SAME: (%[[Q:.*]]: tensor<4x8xf32>, %[[K:.*]]: tensor<6x8xf32>, %[[V:.*]]: tensor<6x8xf32>) -> tensor<4x8xf32>
 // FUSED-NOT: transformer.
-// FUSED-COUNT-2: iterator_types = ["parallel", "parallel", "reduction"]
+// FUSED-NOT: arith.maxnumf
+// FUSED: %[[S:.*]] = linalg.matmul indexing_maps = {{.*}} ins(%[[Q]], %[[K]] : tensor<4x8xf32>, tensor<6x8xf32>)
+// FUSED: arith.mulf %{{.*}}, %{{.*}} : f32
+// FUSED: linalg.reduce
+// FUSED: arith.select
+// FUSED: linalg.matmul ins(%{{.*}}, %[[V]] : tensor<4x6xf32>, tensor<6x8xf32>)
 // FUSED-NOT: transformer.
+// FUSED-NOT: arith.maxnumf
 // UNFUSED-LABEL: func @chain
-// UNFUSED: linalg.generic
+// UNFUSED-NOT: arith.select
+// UNFUSED: linalg.matmul indexing_maps = {{.*}} ins(%arg0, %arg1 : tensor<4x8xf32>, tensor<6x8xf32>)
+// UNFUSED: arith.maxnumf
+// UNFUSED-NOT: arith.select
+// UNFUSED: linalg.matmul ins(%{{.*}}, %arg2 : tensor<4x6xf32>, tensor<6x8xf32>)
 // LLVM: llvm.func @chain
 // LLVM-NOT: transformer.
 // LLVM-NOT: linalg.

@@ -1,5 +1,5 @@
-// RUN: transformer-opt %s --lower-transformer --transformer-fuse-elementwise -split-input-file | FileCheck %s
-// RUN: transformer-opt %s --lower-transformer --transformer-fuse-elementwise=max-body-ops=3 -split-input-file | FileCheck %s --check-prefix=BOUNDED
+// RUN: transformer-opt %s --lower-transformer --linalg-generalize-named-ops --transformer-fuse-elementwise -split-input-file | FileCheck %s
+// RUN: transformer-opt %s --lower-transformer --linalg-generalize-named-ops --transformer-fuse-elementwise=max-body-ops=3 -split-input-file | FileCheck %s --check-prefix=BOUNDED
 
 // relu(scale(x + b)) becomes one generic.
 // CHECK-LABEL: func @chain

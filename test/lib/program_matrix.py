@@ -804,9 +804,11 @@ def run(cases, workdir, tag, flags):
             outs.append(out)
             args.append("--output=@" + out)
     proc = subprocess.run(args, capture_output=True, text=True)
+    if proc.returncode < 0:
+        return "transformer-run crashed (signal %d)" % -proc.returncode, []
     if proc.returncode != 0:
         lines = proc.stderr.strip().splitlines() or ["(no message)"]
-        return "transformer-run exited with %d: %s" % (proc.returncode, " | ".join(lines[:3])), []
+        return "transformer-run exited with %d: %s" % (proc.returncode, lines[0]), []
     return None, [np.load(o) for o in outs]
 
 

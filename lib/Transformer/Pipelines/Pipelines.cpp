@@ -48,6 +48,7 @@ struct DecomposeAggregatedOpsPass
     }
   }
 };
+
 } // namespace
 
 std::optional<std::string>
@@ -75,8 +76,12 @@ void transformer::buildTransformerToLinalgPipeline(
 
 void transformer::buildLinalgToLLVMPipeline(
     OpPassManager &pm, const TransformerPipelineOptions &opts) {
-  if (opts.optLevel >= 1)
+  if (opts.optLevel >= 1) {
+    // The lowering's named ops (linalg.map, add, matmul, ...) as generics,
+    // which is what element-wise fusion fuses.
+    pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());
     pm.addNestedPass<func::FuncOp>(createTransformerFuseElementwisePass());
+  }
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
