@@ -101,20 +101,19 @@ struct ElementwiseLowering : OpConversionPattern<OpTy> {
       for (auto [i, operand] : llvm::enumerate(operands)) {
         assertBroadcastable(rewriter, loc, operand, sizes,
                             "transformer." + name + ": operand " + Twine(i));
-        typed.push_back(operand.getType() == loopType
-                            ? operand
-                            : tensor::CastOp::create(rewriter, loc, loopType,
-                                                     operand)
-                                  .getResult());
+        typed.push_back(
+            operand.getType() == loopType
+                ? operand
+                : tensor::CastOp::create(rewriter, loc, loopType, operand)
+                      .getResult());
       }
       result = buildNamed(op, rewriter, loc, typed,
                           emptyTensor(rewriter, loc, sizes));
     } else {
-      result = buildElementwise(
-          rewriter, loc, sizes, operands, name,
-          [&](OpBuilder &b, Location loc, ValueRange args, Value) {
-            return compute(op, b, loc, args);
-          });
+      result =
+          buildElementwise(rewriter, loc, sizes, operands, name,
+                           [&](OpBuilder &b, Location loc, ValueRange args,
+                               Value) { return compute(op, b, loc, args); });
     }
     rewriter.replaceOp(op, result);
     return success();
@@ -191,6 +190,5 @@ void lowering::populateElementwisePatterns(RewritePatternSet &patterns) {
                BinaryLowering<SubOp, arith::SubFOp, linalg::SubOp>,
                BinaryLowering<MulOp, arith::MulFOp, linalg::MulOp>,
                BinaryLowering<DivOp, arith::DivFOp, linalg::DivOp>,
-               ScaleLowering,
-               ReluLowering, GeluLowering>(ctx);
+               ScaleLowering, ReluLowering, GeluLowering>(ctx);
 }

@@ -258,10 +258,10 @@ Value lowering::buildContraction(OpBuilder &b, Location loc, Value lhs,
   else
     rhsExprs.append({d(k), d(n)});
   outExprs.append({d(m), d(n)});
-  ArrayAttr maps = b.getAffineMapArrayAttr(
-      {AffineMap::get(loops, 0, lhsExprs, ctx),
-       AffineMap::get(loops, 0, rhsExprs, ctx),
-       AffineMap::get(loops, 0, outExprs, ctx)});
+  ArrayAttr maps =
+      b.getAffineMapArrayAttr({AffineMap::get(loops, 0, lhsExprs, ctx),
+                               AffineMap::get(loops, 0, rhsExprs, ctx),
+                               AffineMap::get(loops, 0, outExprs, ctx)});
 
   // linalg.matmul and linalg.batch_matmul where they say it (the transposed
   // rhs through their indexing_maps), linalg.contract for more batch dims
@@ -276,8 +276,9 @@ Value lowering::buildContraction(OpBuilder &b, Location loc, Value lhs,
     product = linalg::BatchMatmulOp::create(
         b, loc, TypeRange{resultType}, ValueRange{lhs, rhs}, ValueRange{init});
   else
-    return linalg::ContractOp::create(b, loc, TypeRange{resultType}, ValueRange{lhs, rhs},
-                                      ValueRange{init}, maps)
+    return linalg::ContractOp::create(b, loc, TypeRange{resultType},
+                                      ValueRange{lhs, rhs}, ValueRange{init},
+                                      maps)
         ->getResult(0);
   if (transposeB)
     product->setAttr("indexing_maps", maps);

@@ -91,10 +91,10 @@ struct LinearLowering : OpConversionPattern<LinearOp> {
     Value result;
     if (rank == 1) {
       Value init = broadcastBias({dimSize(rewriter, loc, w, 0)});
-      result = linalg::MatvecOp::create(rewriter, loc,
-                                        TypeRange{init.getType()},
-                                        ValueRange{w, x}, ValueRange{init})
-                   ->getResult(0);
+      result =
+          linalg::MatvecOp::create(rewriter, loc, TypeRange{init.getType()},
+                                   ValueRange{w, x}, ValueRange{init})
+              ->getResult(0);
     } else {
       result = buildContraction(rewriter, loc, x, w, /*transposeB=*/true,
                                 broadcastBias);
