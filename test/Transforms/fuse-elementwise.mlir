@@ -1,9 +1,9 @@
-// RUN: transformer-opt %s --lower-transformer --transformer-fuse-elementwise -split-input-file | FileCheck %s
-// RUN: transformer-opt %s --lower-transformer --transformer-fuse-elementwise=max-body-ops=4 -split-input-file | FileCheck %s --check-prefix=BOUND4
-// RUN: transformer-opt %s --lower-transformer --transformer-fuse-elementwise=max-body-ops=3 -split-input-file | FileCheck %s --check-prefix=BOUND3
+// RUN: transformer-opt %s --lower-transformer --linalg-generalize-named-ops --transformer-fuse-elementwise -split-input-file | FileCheck %s
+// RUN: transformer-opt %s --lower-transformer --linalg-generalize-named-ops --transformer-fuse-elementwise=max-body-ops=4 -split-input-file | FileCheck %s --check-prefix=BOUND4
+// RUN: transformer-opt %s --lower-transformer --linalg-generalize-named-ops --transformer-fuse-elementwise=max-body-ops=3 -split-input-file | FileCheck %s --check-prefix=BOUND3
 // Without the pass every op stays its own generic (what the checks below
 // must tell apart from a fused chain).
-// RUN: transformer-opt %s --lower-transformer -split-input-file | FileCheck %s --check-prefix=NOFUSE
+// RUN: transformer-opt %s --lower-transformer --linalg-generalize-named-ops -split-input-file | FileCheck %s --check-prefix=NOFUSE
 
 // relu(scale(x + b)) becomes one generic that reads x and b (with b
 // broadcast along rows) and computes add, mul, max in order on one value.

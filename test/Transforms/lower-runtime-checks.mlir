@@ -24,8 +24,39 @@ func.func @marked(%failed: i1, %lhs: index, %rhs: i32) {
     vector.print %rhs : i32 punctuation <no_punctuation>
     vector.print str ")"
     %false = arith.constant false
-    cf.assert %false, "transformer.matmul: K differs (100% sure)"
-  } {transformer.runtime_check}
+    cf.assert %false, "transformer.matmul: K differs (100% sure)" {transformer.runtime_check}
+  }
+  return
+}
+
+// -----
+
+// Two checks on the same condition, merged into one scf.if by the
+// canonicalizer (which drops the if's attributes): each marked assert takes
+// the prints that precede it.
+// CHECK-DAG: llvm.mlir.global internal constant @[[M1:[a-z_0-9]+]]("first (a = %lld)\00")
+// CHECK-DAG: llvm.mlir.global internal constant @[[M2:[a-z_0-9]+]]("second (b = %lld)\00")
+// CHECK: func.func @merged
+// CHECK-SAME: (%{{.*}}: i1, %[[A:.*]]: i64, %[[B:.*]]: i64)
+// CHECK: scf.if
+// CHECK: llvm.mlir.addressof @[[M1]]
+// CHECK: llvm.call @transformerRuntimeError(%{{.*}}, %[[A]])
+// CHECK: llvm.mlir.addressof @[[M2]]
+// CHECK: llvm.call @transformerRuntimeError(%{{.*}}, %[[B]])
+// CHECK-NOT: vector.print
+// CHECK-NOT: cf.assert
+func.func @merged(%failed: i1, %a: i64, %b: i64) {
+  scf.if %failed {
+    vector.print str " (a = "
+    vector.print %a : i64 punctuation <no_punctuation>
+    vector.print str ")"
+    %false = arith.constant false
+    cf.assert %false, "first" {transformer.runtime_check}
+    vector.print str " (b = "
+    vector.print %b : i64 punctuation <no_punctuation>
+    vector.print str ")"
+    cf.assert %false, "second" {transformer.runtime_check}
+  }
   return
 }
 

@@ -80,20 +80,48 @@ func.func @foreign_user(%x: tensor<2x4xf32>) -> index {
 
 // -----
 
-// After --inline, inference sees through the call; a function that is still
-// called keeps its signature and casts its results back.
+// A function that is still called keeps its signature and casts its
+// results back to the declared (ranked) types; the caller is untouched.
 // CHECK-LABEL: func private @callee
-// CHECK-SAME: -> tensor<*xf32>
+// CHECK-SAME: -> tensor<?xf32>
 // CHECK: %[[R:.*]] = transformer.relu %{{.*}} : tensor<4xf32> -> tensor<4xf32>
-// CHECK: %[[C:.*]] = tensor.cast %[[R]] : tensor<4xf32> to tensor<*xf32>
+// CHECK: %[[C:.*]] = tensor.cast %[[R]] : tensor<4xf32> to tensor<?xf32>
 // CHECK: return %[[C]]
-func.func private @callee(%x: tensor<4xf32>) -> tensor<*xf32> {
-  %0 = transformer.relu %x : tensor<4xf32> -> tensor<*xf32>
-  return %0 : tensor<*xf32>
+// CHECK-LABEL: func @caller
+// CHECK-SAME: -> tensor<?xf32>
+func.func private @callee(%x: tensor<4xf32>) -> tensor<?xf32> {
+  %0 = transformer.relu %x : tensor<4xf32> -> tensor<?xf32>
+  return %0 : tensor<?xf32>
 }
-func.func @caller(%x: tensor<4xf32>) -> tensor<*xf32> {
-  %0 = func.call @callee(%x) : (tensor<4xf32>) -> tensor<*xf32>
-  return %0 : tensor<*xf32>
+func.func @caller(%x: tensor<4xf32>) -> tensor<?xf32> {
+  %0 = func.call @callee(%x) : (tensor<4xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+// Functions in a nested module are refined too.
+// CHECK-LABEL: module @inner
+// CHECK: func.func @nested(%{{.*}}: tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: transformer.softmax %{{.*}} : tensor<2x3xf32> -> tensor<2x3xf32>
+module @inner {
+  func.func @nested(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+    %0 = transformer.softmax %x : tensor<2x3xf32> -> tensor<*xf32>
+    return %0 : tensor<*xf32>
+  }
+}
+
+// -----
+
+// A refined value used by a tensor.cast is given to it directly, with no
+// cast back to the unranked type.
+// CHECK-LABEL: func @cast_user
+// CHECK: %[[S:.*]] = transformer.gelu %{{.*}} : tensor<3xf32> -> tensor<3xf32>
+// CHECK-NEXT: tensor.cast %[[S]] : tensor<3xf32> to tensor<?xf32>
+func.func @cast_user(%x: tensor<3xf32>) -> tensor<?xf32> {
+  %0 = transformer.gelu %x : tensor<3xf32> -> tensor<*xf32>
+  %1 = tensor.cast %0 : tensor<*xf32> to tensor<?xf32>
+  return %1 : tensor<?xf32>
 }
 
 // -----

@@ -74,9 +74,9 @@ def TransformerLowerRuntimeChecksPass
     : Pass<"transformer-lower-runtime-checks", "::mlir::ModuleOp"> {
   let summary = "Make failed run-time checks call transformerRuntimeError";
   let description = [{
-    Rewrites the run-time checks of the lowering (an `scf.if` marked
-    `transformer.runtime_check` whose body prints the values involved with
-    `vector.print` and ends in a failing `cf.assert`) and every other
+    Rewrites the run-time checks of the lowering (a `cf.assert` marked
+    `transformer.runtime_check`, inside the `scf.if` of its condition, after
+    the `vector.print`s of the values involved) and every other
     `cf.assert` into a call of `transformerRuntimeError(format, values...)`
     from the project's runtime library (libTransformerRuntime.so), which
     reports `message (label = value, ...)` and unwinds to the runner. Other

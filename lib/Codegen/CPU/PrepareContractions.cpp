@@ -82,6 +82,17 @@ struct PrepareContractionsPass
       if (!groups)
         continue;
       if (groups->size() < op.getNumLoops()) {
+        // A group of several dynamic loops would collapse into a reshape
+        // that --expand-strided-metadata of MLIR 22 crashes on (an
+        // expand_shape group with more than one dynamic size); such ops
+        // keep the simple lowering.
+        SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+        if (llvm::any_of(*groups, [&](const ReassociationIndices &group) {
+              return llvm::count_if(group, [&](int64_t dim) {
+                       return ShapedType::isDynamic(ranges[dim]);
+                     }) > 1;
+            }))
+          continue;
         // Several loops per role: one loop each, with reshaped operands.
         rewriter.setInsertionPoint(op);
         FailureOr<linalg::CollapseResult> collapsed =

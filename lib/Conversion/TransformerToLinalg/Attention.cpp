@@ -71,7 +71,6 @@ struct AttentionLowering : OpConversionPattern<AttentionOp> {
     if (failed(checkRankedTypes(op)))
       return failure();
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
     Value q = adaptor.getQuery(), k = adaptor.getKey(), v = adaptor.getValue();
     int64_t rank = cast<RankedTensorType>(q.getType()).getRank();
     int64_t batch = rank - 2;
@@ -106,29 +105,12 @@ struct AttentionLowering : OpConversionPattern<AttentionOp> {
     SmallVector<OpFoldResult> scoreSizes(batchSizes);
     scoreSizes.append({sq, sk});
 
-    // scores[b, i, j] = sum_d q[b, i, d] * k[b, j, d]; loops (b.., i, j, d).
-    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-    SmallVector<AffineExpr> bExprs;
-    for (int64_t i = 0; i < batch; ++i)
-      bExprs.push_back(d(i));
-    auto withBatch = [&](std::initializer_list<AffineExpr> tail) {
-      SmallVector<AffineExpr> exprs(bExprs);
-      exprs.append(tail);
-      return AffineMap::get(rank + 1, 0, exprs, ctx);
-    };
-    int64_t li = batch, lj = batch + 1, ld = batch + 2;
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    iterators.push_back(utils::IteratorType::reduction);
-    auto mulAdd = [](OpBuilder &b, Location loc, ValueRange in,
-                     Value acc) -> Value {
-      return arith::AddFOp::create(b, loc, acc,
-                                   arith::MulFOp::create(b, loc, in[0], in[1]));
-    };
-    Value scores = buildGeneric(
-        rewriter, loc, filledTensor(rewriter, loc, scoreSizes, 0.0f),
-        {{q, withBatch({d(li), d(ld)})}, {k, withBatch({d(lj), d(ld)})}},
-        withBatch({d(li), d(lj)}), iterators, mulAdd);
+    // scores = q k^T: linalg.matmul / batch_matmul / contract reading k
+    // transposed.
+    Value scores = buildContraction(rewriter, loc, q, k, /*transposeB=*/true);
+    scores = castToType(rewriter, loc, scores,
+                        tensorTypeOf(rewriter.getContext(), scoreSizes),
+                        "attention");
 
     // scale * scores + mask, with -inf above the causal diagonal.
     Value scale;
@@ -164,16 +146,10 @@ struct AttentionLowering : OpConversionPattern<AttentionOp> {
     Value probs = buildSoftmax(rewriter, loc, logits, scoreSizes,
                                /*zeroFullyMasked=*/true);
 
-    // out[b, i, e] = sum_j probs[b, i, j] * v[b, j, e]; loops (b.., i, e, j).
-    SmallVector<OpFoldResult> candidates(batchSizes);
-    candidates.append({sq, dim(v, rank - 1)});
-    SmallVector<OpFoldResult> outSizes = sizesOfType(
-        rewriter, loc, cast<RankedTensorType>(op.getType()), candidates);
-    int64_t le = batch + 1, lk = batch + 2;
-    Value result = buildGeneric(
-        rewriter, loc, filledTensor(rewriter, loc, outSizes, 0.0f),
-        {{probs, withBatch({d(li), d(lk)})}, {v, withBatch({d(lk), d(le)})}},
-        withBatch({d(li), d(le)}), iterators, mulAdd);
+    // out = probs v.
+    Value result = castToType(
+        rewriter, loc, buildContraction(rewriter, loc, probs, v, false),
+        cast<RankedTensorType>(op.getType()), "attention");
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <cmath>
@@ -48,7 +49,10 @@ SmallVector<OpFoldResult> broadcastSizes(OpBuilder &b, Location loc,
 }
 
 /// Lowers an op with f32 tensor operands and one result computed element by
-/// element with numpy broadcasting.
+/// element with numpy broadcasting: a named linalg op (linalg.map, or
+/// linalg.add/sub/mul/div for the binary ops) when every operand has the
+/// result's shape, a linalg.generic with broadcasting maps otherwise (no
+/// named op reads a stretched operand without materialising it).
 template <typename OpTy>
 struct ElementwiseLowering : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -58,32 +62,77 @@ struct ElementwiseLowering : OpConversionPattern<OpTy> {
   virtual Value compute(OpTy op, OpBuilder &b, Location loc,
                         ValueRange args) const = 0;
 
+  /// The named op over operands of the result's shape; linalg.map of
+  /// compute() unless overridden.
+  virtual Value buildNamed(OpTy op, OpBuilder &b, Location loc,
+                           ValueRange operands, Value init) const {
+    return linalg::MapOp::create(
+               b, loc, operands, init,
+               [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+                 linalg::YieldOp::create(
+                     nested, nestedLoc,
+                     compute(op, nested, nestedLoc,
+                             args.take_front(operands.size())));
+               })
+        ->getResult(0);
+  }
+
   LogicalResult
   matchAndRewrite(OpTy op, Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (failed(checkRankedTypes(op)))
       return failure();
     Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
     auto type = cast<RankedTensorType>(op.getType());
     ValueRange operands = adaptor.getOperands();
     SmallVector<OpFoldResult> sizes =
         broadcastSizes(rewriter, loc, type, operands);
-    Value result = buildElementwise(
-        rewriter, loc, sizes, operands, op->getName().stripDialect(),
-        [&](OpBuilder &b, Location loc, ValueRange args, Value) {
-          return compute(op, b, loc, args);
-        });
+    StringRef name = op->getName().stripDialect();
+    bool sameShape = llvm::all_of(operands, [&](Value operand) {
+      auto operandType = cast<RankedTensorType>(operand.getType());
+      return operandType.getRank() == type.getRank() &&
+             broadcastMap(ctx, operandType, sizes).isIdentity();
+    });
+    Value result;
+    if (sameShape) {
+      RankedTensorType loopType = tensorTypeOf(ctx, sizes);
+      SmallVector<Value> typed;
+      for (auto [i, operand] : llvm::enumerate(operands)) {
+        assertBroadcastable(rewriter, loc, operand, sizes,
+                            "transformer." + name + ": operand " + Twine(i));
+        typed.push_back(
+            operand.getType() == loopType
+                ? operand
+                : tensor::CastOp::create(rewriter, loc, loopType, operand)
+                      .getResult());
+      }
+      result = buildNamed(op, rewriter, loc, typed,
+                          emptyTensor(rewriter, loc, sizes));
+    } else {
+      result =
+          buildElementwise(rewriter, loc, sizes, operands, name,
+                           [&](OpBuilder &b, Location loc, ValueRange args,
+                               Value) { return compute(op, b, loc, args); });
+    }
     rewriter.replaceOp(op, result);
     return success();
   }
 };
 
-template <typename OpTy, typename ArithOp>
+/// add, sub, mul, div: linalg.add/sub/mul/div when the shapes agree.
+template <typename OpTy, typename ArithOp, typename NamedOp>
 struct BinaryLowering : ElementwiseLowering<OpTy> {
   using ElementwiseLowering<OpTy>::ElementwiseLowering;
   Value compute(OpTy, OpBuilder &b, Location loc,
                 ValueRange args) const override {
     return ArithOp::create(b, loc, args[0], args[1]);
+  }
+  Value buildNamed(OpTy, OpBuilder &b, Location loc, ValueRange operands,
+                   Value init) const override {
+    return NamedOp::create(b, loc, TypeRange{init.getType()}, operands,
+                           ValueRange{init})
+        ->getResult(0);
   }
 };
 
@@ -137,9 +186,9 @@ struct GeluLowering : ElementwiseLowering<GeluOp> {
 
 void lowering::populateElementwisePatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<BinaryLowering<AddOp, arith::AddFOp>,
-               BinaryLowering<SubOp, arith::SubFOp>,
-               BinaryLowering<MulOp, arith::MulFOp>,
-               BinaryLowering<DivOp, arith::DivFOp>, ScaleLowering,
-               ReluLowering, GeluLowering>(ctx);
+  patterns.add<BinaryLowering<AddOp, arith::AddFOp, linalg::AddOp>,
+               BinaryLowering<SubOp, arith::SubFOp, linalg::SubOp>,
+               BinaryLowering<MulOp, arith::MulFOp, linalg::MulOp>,
+               BinaryLowering<DivOp, arith::DivFOp, linalg::DivOp>,
+               ScaleLowering, ReluLowering, GeluLowering>(ctx);
 }

@@ -22,21 +22,21 @@ namespace {
 Value reduceAll(OpBuilder &b, Location loc, Value ids, int64_t init,
                 function_ref<Value(OpBuilder &, Location, Value, Value)>
                     combine) {
-  MLIRContext *ctx = b.getContext();
   auto type = cast<RankedTensorType>(ids.getType());
   Type intType = type.getElementType();
   Value empty = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, intType);
   Value initValue =
       arith::ConstantOp::create(b, loc, b.getIntegerAttr(intType, init));
   Value acc = linalg::FillOp::create(b, loc, initValue, empty).getResult(0);
-  int64_t rank = type.getRank();
-  Value reduced = buildGeneric(
-      b, loc, acc, {{ids, AffineMap::getMultiDimIdentityMap(rank, ctx)}},
-      AffineMap::get(rank, 0, {}, ctx),
-      SmallVector<utils::IteratorType>(rank, utils::IteratorType::reduction),
-      [&](OpBuilder &b, Location loc, ValueRange in, Value acc) {
-        return combine(b, loc, in[0], acc);
-      });
+  SmallVector<int64_t> dims =
+      llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+  Value reduced =
+      linalg::ReduceOp::create(
+          b, loc, ids, acc, dims,
+          [&](OpBuilder &b, Location loc, ValueRange args) {
+            linalg::YieldOp::create(b, loc, combine(b, loc, args[0], args[1]));
+          })
+          ->getResult(0);
   return tensor::ExtractOp::create(b, loc, reduced, ValueRange{});
 }
 

@@ -46,12 +46,12 @@ void lowering::emitRuntimeCheck(OpBuilder &b, Location loc, Value ok,
     cf::AssertOp::create(b, loc, ok, message.str());
     return;
   }
-  // Marked for --transformer-lower-runtime-checks, which makes the body one
-  // call of the runtime library; unlowered, it still prints and aborts.
+  // The assert is marked for --transformer-lower-runtime-checks, which makes
+  // it and its prints one call of the runtime library; unlowered, it still
+  // prints and aborts.
   Value notOk = arith::XOrIOp::create(
       b, loc, ok, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
-  auto check =
-      scf::IfOp::create(b, loc, notOk, [&](OpBuilder &then, Location loc) {
+  scf::IfOp::create(b, loc, notOk, [&](OpBuilder &then, Location loc) {
         auto print = [&](StringRef text) {
           vector::PrintOp::create(then, loc, text);
         };
@@ -65,13 +65,13 @@ void lowering::emitRuntimeCheck(OpBuilder &b, Location loc, Value ok,
                                   vector::PrintPunctuation::NoPunctuation);
         }
         print(")");
-        cf::AssertOp::create(
+        auto assertOp = cf::AssertOp::create(
             then, loc,
             arith::ConstantOp::create(then, loc, then.getBoolAttr(false)),
             message.str());
+        assertOp->setAttr("transformer.runtime_check", then.getUnitAttr());
         scf::YieldOp::create(then, loc);
       });
-  check->setAttr("transformer.runtime_check", b.getUnitAttr());
 }
 
 void lowering::assertEqualSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
@@ -103,6 +103,14 @@ lowering::sizesOfType(OpBuilder &b, Location loc, RankedTensorType type,
       sizes.push_back(toIndexValue(b, loc, candidates[i]));
   }
   return sizes;
+}
+
+RankedTensorType lowering::tensorTypeOf(MLIRContext *ctx,
+                                        ArrayRef<OpFoldResult> sizes) {
+  SmallVector<int64_t> shape;
+  SmallVector<Value> dynamic;
+  dispatchIndexOpFoldResults(sizes, dynamic, shape);
+  return RankedTensorType::get(shape, Float32Type::get(ctx));
 }
 
 Value lowering::emptyTensor(OpBuilder &b, Location loc,
@@ -208,15 +216,82 @@ Value lowering::buildElementwise(OpBuilder &b, Location loc,
 Value lowering::reduceLastDim(OpBuilder &b, Location loc, Value input,
                               ArrayRef<OpFoldResult> sizes, float init,
                               GenericBody combine) {
-  MLIRContext *ctx = b.getContext();
   int64_t rank = sizes.size();
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  iterators.back() = utils::IteratorType::reduction;
   Value acc = filledTensor(b, loc, sizes.drop_back(), init);
-  return buildGeneric(b, loc, acc,
-                      {{input, AffineMap::getMultiDimIdentityMap(rank, ctx)}},
-                      rowMap(ctx, rank), iterators, combine);
+  // linalg.reduce wants the input dims to be those of the accumulator (the
+  // callers have checked the sizes).
+  RankedTensorType type = tensorTypeOf(b.getContext(), sizes);
+  if (input.getType() != type)
+    input = tensor::CastOp::create(b, loc, type, input);
+  auto reduce = linalg::ReduceOp::create(
+      b, loc, input, acc, {rank - 1},
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        // linalg.reduce's block arguments: the input element, then the
+        // accumulator.
+        Value result = combine(nested, nestedLoc, args.take_front(), args[1]);
+        linalg::YieldOp::create(nested, nestedLoc, result);
+      });
+  return reduce.getResult(0);
+}
+
+Value lowering::buildContraction(OpBuilder &b, Location loc, Value lhs,
+                                 Value rhs, bool transposeB,
+                                 InitBuilder makeInit) {
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = cast<RankedTensorType>(lhs.getType()).getRank();
+  int64_t rhsRank = cast<RankedTensorType>(rhs.getType()).getRank();
+  int64_t batch = rank - 2;
+  bool broadcastRhs = rhsRank != rank;
+
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t i = 0; i < rank - 1; ++i)
+    sizes.push_back(dimSize(b, loc, lhs, i));
+  sizes.push_back(dimSize(b, loc, rhs, transposeB ? rhsRank - 2 : rhsRank - 1));
+  Value init = makeInit ? makeInit(sizes) : filledTensor(b, loc, sizes, 0.0f);
+  Type resultType = init.getType();
+
+  // Loops (batch.., m, n, k).
+  int64_t loops = rank + 1;
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineExpr> lhsExprs, rhsExprs, outExprs;
+  for (int64_t i = 0; i < batch; ++i) {
+    lhsExprs.push_back(d(i));
+    outExprs.push_back(d(i));
+    if (!broadcastRhs)
+      rhsExprs.push_back(d(i));
+  }
+  int64_t m = batch, n = batch + 1, k = batch + 2;
+  lhsExprs.append({d(m), d(k)});
+  if (transposeB)
+    rhsExprs.append({d(n), d(k)});
+  else
+    rhsExprs.append({d(k), d(n)});
+  outExprs.append({d(m), d(n)});
+  ArrayAttr maps =
+      b.getAffineMapArrayAttr({AffineMap::get(loops, 0, lhsExprs, ctx),
+                               AffineMap::get(loops, 0, rhsExprs, ctx),
+                               AffineMap::get(loops, 0, outExprs, ctx)});
+
+  // linalg.matmul and linalg.batch_matmul where they say it (the transposed
+  // rhs through their indexing_maps), linalg.contract for more batch dims
+  // or an rhs shared by the batch. (Collapsing the batch dims into one
+  // instead would need a memref.expand_shape of an all-dynamic group, which
+  // crashes LLVM 22's expand-strided-metadata.)
+  Operation *product;
+  if (rank == 2)
+    product = linalg::MatmulOp::create(b, loc, TypeRange{resultType},
+                                       ValueRange{lhs, rhs}, ValueRange{init});
+  else if (rank == 3 && !broadcastRhs)
+    product = linalg::BatchMatmulOp::create(
+        b, loc, TypeRange{resultType}, ValueRange{lhs, rhs}, ValueRange{init});
+  else
+    return linalg::ContractOp::create(b, loc, TypeRange{resultType},
+                                      ValueRange{lhs, rhs}, ValueRange{init},
+                                      maps)
+        ->getResult(0);
+  if (transposeB)
+    product->setAttr("indexing_maps", maps);
+  return product->getResult(0);
 }
 
 Value lowering::buildSoftmax(OpBuilder &b, Location loc, Value input,

@@ -49,6 +49,9 @@ SmallVector<OpFoldResult> sizesOfType(OpBuilder &b, Location loc,
                                       RankedTensorType type,
                                       ArrayRef<OpFoldResult> candidates);
 
+/// The f32 tensor type of `sizes` (static where a size is an attribute).
+RankedTensorType tensorTypeOf(MLIRContext *ctx, ArrayRef<OpFoldResult> sizes);
+
 /// A tensor.empty of f32 with `sizes`, optionally filled with `fill`.
 Value emptyTensor(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes);
 Value filledTensor(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
@@ -90,8 +93,21 @@ Value buildElementwise(OpBuilder &b, Location loc,
                        ArrayRef<OpFoldResult> sizes, ValueRange inputs,
                        StringRef opName, GenericBody body);
 
+/// Makes the accumulator of a contraction from its sizes.
+using InitBuilder = function_ref<Value(ArrayRef<OpFoldResult> sizes)>;
+
+/// The batched product lhs @ rhs (rhs^T with `transposeB`; a rank-2 rhs is
+/// shared by the batch) as a linalg named op: linalg.matmul for rank 2,
+/// linalg.batch_matmul for rank 3, linalg.contract otherwise; a transposed
+/// rhs is read through the op's indexing_maps. The accumulator comes from
+/// `makeInit` (zeros when null). The result has the lhs batch dims, lhs M
+/// and rhs N; the caller casts it to its declared type.
+Value buildContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                       bool transposeB, InitBuilder makeInit = nullptr);
+
 /// Reduces the last dim of `input` (whose sizes are `sizes`) into a tensor of
-/// the leading dims, starting from `init` and combining with `combine`.
+/// the leading dims with linalg.reduce, starting from `init` and combining
+/// with `combine`.
 Value reduceLastDim(OpBuilder &b, Location loc, Value input,
                     ArrayRef<OpFoldResult> sizes, float init,
                     GenericBody combine);

@@ -14,21 +14,8 @@ using namespace mlir::transformer::lowering;
 
 namespace {
 
-/// acc + a * b, the body of every contraction.
-Value multiplyAccumulate(OpBuilder &b, Location loc, ValueRange in,
-                         Value acc) {
-  Value product = arith::MulFOp::create(b, loc, in[0], in[1]);
-  return arith::AddFOp::create(b, loc, acc, product);
-}
-
-SmallVector<utils::IteratorType> contractionIterators(int64_t parallelLoops) {
-  SmallVector<utils::IteratorType> iterators(parallelLoops,
-                                             utils::IteratorType::parallel);
-  iterators.push_back(utils::IteratorType::reduction);
-  return iterators;
-}
-
-/// matmul: loops (batch..., m, n, k).
+/// matmul: linalg.matmul / linalg.batch_matmul (buildContraction), after
+/// the run-time checks of the dims the verifier could not compare.
 struct MatmulLowering : OpConversionPattern<MatmulOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -38,67 +25,33 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
     if (failed(checkRankedTypes(op)))
       return failure();
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
     Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
     int64_t rank = cast<RankedTensorType>(lhs.getType()).getRank();
     int64_t rhsRank = cast<RankedTensorType>(rhs.getType()).getRank();
     bool transposeB = op.getTransposeB();
-    int64_t batch = rank - 2;
-    bool broadcastRhs = rhsRank != rank;
-
     int64_t kRhs = transposeB ? rhsRank - 1 : rhsRank - 2;
-    int64_t nRhs = transposeB ? rhsRank - 2 : rhsRank - 1;
     assertEqualSizes(rewriter, loc, dimSize(rewriter, loc, lhs, rank - 1),
                      dimSize(rewriter, loc, rhs, kRhs),
                      "transformer.matmul: the inner dimensions of lhs and "
                      "rhs differ",
                      "lhs K", "rhs K");
-    SmallVector<OpFoldResult> candidates;
-    for (int64_t i = 0; i < batch; ++i) {
-      OpFoldResult size = dimSize(rewriter, loc, lhs, i);
-      if (!broadcastRhs)
-        assertEqualSizes(rewriter, loc, size, dimSize(rewriter, loc, rhs, i),
+    if (rhsRank == rank)
+      for (int64_t i = 0; i + 2 < rank; ++i)
+        assertEqualSizes(rewriter, loc, dimSize(rewriter, loc, lhs, i),
+                         dimSize(rewriter, loc, rhs, i),
                          "transformer.matmul: batch dimension " + Twine(i) +
                              " of lhs and rhs differ",
                          "lhs", "rhs");
-      candidates.push_back(size);
-    }
-    candidates.push_back(dimSize(rewriter, loc, lhs, rank - 2));
-    candidates.push_back(dimSize(rewriter, loc, rhs, nRhs));
-    auto resultType = cast<RankedTensorType>(op.getType());
-    SmallVector<OpFoldResult> sizes =
-        sizesOfType(rewriter, loc, resultType, candidates);
-
-    // Loop dims: d0..d(batch-1), m, n, k.
-    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-    int64_t m = batch, n = batch + 1, k = batch + 2;
-    SmallVector<AffineExpr> lhsExprs, rhsExprs, outExprs;
-    for (int64_t i = 0; i < batch; ++i) {
-      lhsExprs.push_back(d(i));
-      outExprs.push_back(d(i));
-      if (!broadcastRhs)
-        rhsExprs.push_back(d(i));
-    }
-    lhsExprs.append({d(m), d(k)});
-    if (transposeB)
-      rhsExprs.append({d(n), d(k)});
-    else
-      rhsExprs.append({d(k), d(n)});
-    outExprs.append({d(m), d(n)});
-    int64_t loops = rank + 1;
-    Value init = filledTensor(rewriter, loc, sizes, 0.0f);
-    Value result = buildGeneric(
-        rewriter, loc, init,
-        {{lhs, AffineMap::get(loops, 0, lhsExprs, ctx)},
-         {rhs, AffineMap::get(loops, 0, rhsExprs, ctx)}},
-        AffineMap::get(loops, 0, outExprs, ctx), contractionIterators(rank),
-        multiplyAccumulate);
-    rewriter.replaceOp(op, result);
+    Value product = buildContraction(rewriter, loc, lhs, rhs, transposeB);
+    rewriter.replaceOp(op, castToType(rewriter, loc, product,
+                                      cast<RankedTensorType>(op.getType()),
+                                      "matmul"));
     return success();
   }
 };
 
-/// linear: out[.., n] = b[n] + sum_k x[.., k] * w[n, k].
+/// linear: x @ w^T + b as a linalg.matmul (linalg.matvec for a rank-1 x)
+/// whose accumulator is the bias broadcast over the rows.
 struct LinearLowering : OpConversionPattern<LinearOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -108,7 +61,6 @@ struct LinearLowering : OpConversionPattern<LinearOp> {
     if (failed(checkRankedTypes(op)))
       return failure();
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
     Value x = adaptor.getInput(), w = adaptor.getWeight(),
           bias = adaptor.getBias();
     int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
@@ -122,40 +74,34 @@ struct LinearLowering : OpConversionPattern<LinearOp> {
                      "transformer.linear: the bias size differs from N of "
                      "the weight",
                      "weight N", "bias N");
-    SmallVector<OpFoldResult> candidates;
-    for (int64_t i = 0; i < rank - 1; ++i)
-      candidates.push_back(dimSize(rewriter, loc, x, i));
-    candidates.push_back(dimSize(rewriter, loc, w, 0));
-    SmallVector<OpFoldResult> sizes = sizesOfType(
-        rewriter, loc, cast<RankedTensorType>(op.getType()), candidates);
-
-    // Start from the bias broadcast over the rows.
-    AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
-    AffineMap lastDim =
-        AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx), ctx);
-    Value init = buildGeneric(
-        rewriter, loc, emptyTensor(rewriter, loc, sizes), {{bias, lastDim}},
-        identity,
-        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-        [](OpBuilder &, Location, ValueRange in, Value) { return in[0]; });
-
-    // Loop dims: rows d0..d(rank-2), n = d(rank-1), k = d(rank).
-    int64_t loops = rank + 1;
-    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-    SmallVector<AffineExpr> xExprs, outExprs;
-    for (int64_t i = 0; i < rank - 1; ++i) {
-      xExprs.push_back(d(i));
-      outExprs.push_back(d(i));
+    // The bias, as a tensor of N from the weight, broadcast to `sizes`.
+    auto broadcastBias = [&](ArrayRef<OpFoldResult> sizes) -> Value {
+      std::optional<int64_t> n = getConstantIntValue(sizes.back());
+      auto biasType = RankedTensorType::get({n ? *n : ShapedType::kDynamic},
+                                            rewriter.getF32Type());
+      Value typedBias = castToType(rewriter, loc, bias, biasType, "linear");
+      SmallVector<int64_t> rows;
+      for (int64_t i = 0; i + 1 < static_cast<int64_t>(sizes.size()); ++i)
+        rows.push_back(i);
+      return linalg::BroadcastOp::create(rewriter, loc, typedBias,
+                                         emptyTensor(rewriter, loc, sizes),
+                                         rows)
+          ->getResult(0);
+    };
+    Value result;
+    if (rank == 1) {
+      Value init = broadcastBias({dimSize(rewriter, loc, w, 0)});
+      result =
+          linalg::MatvecOp::create(rewriter, loc, TypeRange{init.getType()},
+                                   ValueRange{w, x}, ValueRange{init})
+              ->getResult(0);
+    } else {
+      result = buildContraction(rewriter, loc, x, w, /*transposeB=*/true,
+                                broadcastBias);
     }
-    xExprs.push_back(d(rank));
-    outExprs.push_back(d(rank - 1));
-    Value result = buildGeneric(
-        rewriter, loc, init,
-        {{x, AffineMap::get(loops, 0, xExprs, ctx)},
-         {w, AffineMap::get(loops, 0, {d(rank - 1), d(rank)}, ctx)}},
-        AffineMap::get(loops, 0, outExprs, ctx), contractionIterators(rank),
-        multiplyAccumulate);
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, castToType(rewriter, loc, result,
+                                      cast<RankedTensorType>(op.getType()),
+                                      "linear"));
     return success();
   }
 };

@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -43,8 +44,19 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
     Location loc = op.getLoc();
     SmallVector<OpFoldResult> sizes =
         sizesLikeInput(rewriter, loc, op, adaptor.getInput());
-    Value result = buildSoftmax(rewriter, loc, adaptor.getInput(), sizes,
-                                /*zeroFullyMasked=*/false);
+    // Upstream's linalg.softmax has the semantics of the op (a row of -inf
+    // or with a NaN gives NaN, as numpy does); the pipeline decomposes it.
+    // masked_softmax needs zeros for fully masked rows, which it does not
+    // give, so that one is built from a reduction and generics.
+    RankedTensorType type = tensorTypeOf(rewriter.getContext(), sizes);
+    Value input = adaptor.getInput();
+    if (input.getType() != type)
+      input = tensor::CastOp::create(rewriter, loc, type, input);
+    Value result =
+        linalg::SoftmaxOp::create(rewriter, loc, TypeRange{type}, input,
+                                  emptyTensor(rewriter, loc, sizes),
+                                  static_cast<uint64_t>(sizes.size() - 1))
+            .getResult()[0];
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -114,14 +126,15 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
     // Divides each row total by D.
     auto perRow = [&](Value totals) {
       SmallVector<OpFoldResult> rowSizes(ArrayRef(sizes).drop_back());
-      AffineMap id = AffineMap::getMultiDimIdentityMap(rank - 1, ctx);
-      return buildGeneric(
-          rewriter, loc, emptyTensor(rewriter, loc, rowSizes), {{totals, id}},
-          id, SmallVector<utils::IteratorType>(rank - 1,
-                                               utils::IteratorType::parallel),
-          [&](OpBuilder &b, Location loc, ValueRange in, Value) -> Value {
-            return arith::DivFOp::create(b, loc, in[0], count);
-          });
+      return linalg::MapOp::create(
+                 rewriter, loc, ValueRange{totals},
+                 emptyTensor(rewriter, loc, rowSizes),
+                 [&](OpBuilder &b, Location loc, ValueRange in) {
+                   linalg::YieldOp::create(
+                       b, loc,
+                       arith::DivFOp::create(b, loc, in[0], count).getResult());
+                 })
+          ->getResult(0);
     };
 
     Value mean = perRow(reduceLastDim(rewriter, loc, x, sizes, 0.0f, add));

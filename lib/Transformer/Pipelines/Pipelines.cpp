@@ -11,8 +11,10 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
@@ -21,6 +23,47 @@
 
 using namespace mlir;
 using namespace mlir::transformer;
+
+namespace {
+/// Decomposes linalg ops that are aggregates of simpler ones (linalg.softmax,
+/// which a program may use next to the dialect) through their
+/// AggregatedOpInterface: linalg-to-loops does not lower them. Part of the
+/// pipeline only; upstream has the decomposition but no pass for it.
+struct DecomposeAggregatedOpsPass
+    : PassWrapper<DecomposeAggregatedOpsPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DecomposeAggregatedOpsPass)
+  StringRef getArgument() const override {
+    return "transformer-decompose-aggregated-ops";
+  }
+  StringRef getDescription() const override {
+    return "Decompose linalg aggregated ops (linalg.softmax)";
+  }
+  void runOnOperation() override {
+    SmallVector<linalg::AggregatedOpInterface> ops;
+    getOperation()->walk(
+        [&](linalg::AggregatedOpInterface op) { ops.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (linalg::AggregatedOpInterface op : ops) {
+      rewriter.setInsertionPoint(op);
+      FailureOr<SmallVector<Value>> values = op.decomposeOperation(rewriter);
+      if (failed(values)) {
+        op->emitOpError("could not be decomposed into simpler linalg ops");
+        return signalPassFailure();
+      }
+      rewriter.replaceOp(op, *values);
+    }
+  }
+};
+
+} // namespace
+
+std::optional<std::string>
+transformer::checkPipelineOptions(const TransformerPipelineOptions &opts) {
+  if (opts.optLevel > kMaxOptLevel)
+    return "opt-level must be 0 to " + std::to_string(kMaxOptLevel) + ", got " +
+           std::to_string(opts.optLevel);
+  return std::nullopt;
+}
 
 void transformer::buildTransformerToLinalgPipeline(
     OpPassManager &pm, const TransformerPipelineOptions &opts) {
@@ -32,6 +75,7 @@ void transformer::buildTransformerToLinalgPipeline(
   // Element-wise arith/math ops on tensors, which programs may mix with the
   // dialect, have no bufferization: make them linalg.generic ops.
   pm.addPass(createConvertElementwiseToLinalgPass());
+  pm.addPass(std::make_unique<DecomposeAggregatedOpsPass>());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
@@ -74,9 +118,13 @@ static void addThreading(OpPassManager &pm,
 
 void transformer::buildLinalgToLLVMPipeline(
     OpPassManager &pm, const TransformerPipelineOptions &opts) {
-  bool codegen = opts.optLevel >= 2;
-  if (opts.optLevel >= 1)
+  if (opts.optLevel >= 1) {
+    // The lowering's named ops (linalg.map, add, matmul, ...) as generics,
+    // which is what element-wise fusion fuses.
+    pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());
     pm.addNestedPass<func::FuncOp>(createTransformerFuseElementwisePass());
+  }
+  bool codegen = opts.optLevel >= 2;
   if (codegen)
     pm.addNestedPass<func::FuncOp>(
         createTransformerCPUPrepareContractionsPass());
@@ -124,7 +172,6 @@ void transformer::buildLinalgToLLVMPipeline(
   // After func-to-llvm: it would otherwise convert func.func itself.
   if (codegen && getEffectiveThreads(opts) > 1)
     pm.addPass(createConvertOpenMPToLLVMPass());
-  pm.addPass(createArithToLLVMConversionPass());
   // Vector lowering leaves ub.poison behind.
   if (codegen)
     pm.addPass(createUBToLLVMConversionPass());
@@ -138,15 +185,35 @@ void transformer::buildTransformerToLLVMPipeline(
   buildLinalgToLLVMPipeline(pm, opts);
 }
 
+/// Registers `name` with options checked by checkPipelineOptions, so that
+/// `transformer-to-llvm{opt-level=7}` is an error, not a silent -O3.
+static void registerPipeline(
+    StringRef name, StringRef description,
+    void (*build)(OpPassManager &, const TransformerPipelineOptions &)) {
+  registerPassPipeline(
+      name, description,
+      [name, build](OpPassManager &pm, StringRef text,
+                    function_ref<LogicalResult(const Twine &)> errorHandler) {
+        TransformerPipelineOptions opts;
+        if (failed(opts.parseFromString(text)))
+          return failure();
+        if (std::optional<std::string> error = checkPipelineOptions(opts))
+          return errorHandler(name + ": " + *error);
+        build(pm, opts);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optHandler) {
+        optHandler(TransformerPipelineOptions());
+      });
+}
+
 void transformer::registerTransformerPipelines() {
-  PassPipelineRegistration<TransformerPipelineOptions>(
-      "transformer-to-linalg-pipeline",
-      "Shape inference, canonicalization, attention fusion and lowering to "
-      "linalg on tensors",
-      buildTransformerToLinalgPipeline);
-  PassPipelineRegistration<TransformerPipelineOptions>(
-      "transformer-to-llvm",
-      "Compile the transformer dialect (mixed with upstream tensor-level "
-      "dialects) down to the LLVM dialect",
-      buildTransformerToLLVMPipeline);
+  registerPipeline("transformer-to-linalg-pipeline",
+                   "Shape inference, canonicalization, attention fusion and "
+                   "lowering to linalg on tensors",
+                   buildTransformerToLinalgPipeline);
+  registerPipeline("transformer-to-llvm",
+                   "Compile the transformer dialect (mixed with upstream "
+                   "tensor-level dialects) down to the LLVM dialect",
+                   buildTransformerToLLVMPipeline);
 }

@@ -6,8 +6,8 @@
 //     vector.print str " (lhs K = "   // text and values of the message
 //     vector.print %lhs : i64
 //     ...
-//     cf.assert %false, "transformer.matmul: ..."
-//   } {transformer.runtime_check}
+//     cf.assert %false, "transformer.matmul: ..." {transformer.runtime_check}
+//   }
 //
 // (or a bare cf.assert when no value is shown), which is correct on its own.
 // This pass turns each into one call of the runtime library's
@@ -50,13 +50,13 @@ struct TransformerLowerRuntimeChecksPass
           TransformerLowerRuntimeChecksPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<scf::IfOp> checks;
-    module.walk([&](scf::IfOp op) {
+    SmallVector<cf::AssertOp> checks;
+    module.walk([&](cf::AssertOp op) {
       if (op->hasAttr(kCheckMarker))
         checks.push_back(op);
     });
-    for (scf::IfOp check : checks)
-      if (failed(lowerMarkedCheck(check)))
+    for (cf::AssertOp check : checks)
+      if (failed(lowerMarkedAssert(check)))
         return signalPassFailure();
     SmallVector<cf::AssertOp> asserts;
     module.walk([&](cf::AssertOp op) { asserts.push_back(op); });
@@ -105,40 +105,53 @@ struct TransformerLowerRuntimeChecksPass
     return success();
   }
 
-  /// Replaces the body of a marked scf.if with one call of the runtime.
-  LogicalResult lowerMarkedCheck(scf::IfOp check) {
-    Block *body = check.thenBlock();
-    std::string message, values;
-    SmallVector<Value> operands;
-    for (Operation &op : body->without_terminator()) {
-      if (auto print = dyn_cast<vector::PrintOp>(op)) {
-        if (std::optional<StringRef> text = print.getStringLiteral()) {
-          values += escapeFormat(*text);
-          continue;
-        }
-        Value value = print.getSource();
-        auto intType = value ? dyn_cast<IntegerType>(value.getType()) : nullptr;
-        if (!intType || intType.getWidth() > 64)
-          return check.emitError("unexpected value in a run-time check");
-        values += "%lld";
-        operands.push_back(value);
-      } else if (auto assertOp = dyn_cast<cf::AssertOp>(op)) {
-        message = escapeFormat(assertOp.getMsg());
-      }
+  /// Replaces a marked assert and the vector.prints that precede it in its
+  /// block (back to the previous marked assert) with one call of the
+  /// runtime. The marker is on the assert, not on its scf.if: the
+  /// canonicalizer merges consecutive scf.ifs on the same condition (two
+  /// checks of one dimension) into one that has no attributes, but the
+  /// ops it moves keep theirs.
+  LogicalResult lowerMarkedAssert(cf::AssertOp assertOp) {
+    SmallVector<vector::PrintOp> prints;
+    for (Operation *op = assertOp->getPrevNode(); op; op = op->getPrevNode()) {
+      if (op->hasAttr(kCheckMarker))
+        break;
+      if (auto print = dyn_cast<vector::PrintOp>(op))
+        prints.push_back(print);
     }
-    // Keep the ops that compute the values (index casts); drop the prints
-    // and the assert.
-    OpBuilder b(body->getTerminator());
-    Location loc = check.getLoc();
-    for (Value &value : operands)
-      if (value.getType().getIntOrFloatBitWidth() < 64)
+    std::string values;
+    SmallVector<Value> operands;
+    OpBuilder b(assertOp);
+    Location loc = assertOp.getLoc();
+    for (vector::PrintOp print : llvm::reverse(prints)) {
+      if (std::optional<StringRef> text = print.getStringLiteral()) {
+        values += escapeFormat(*text);
+        continue;
+      }
+      Value value = print.getSource();
+      auto intType = value ? dyn_cast<IntegerType>(value.getType()) : nullptr;
+      if (!intType || intType.getWidth() > 64)
+        return assertOp.emitError("unexpected value in a run-time check");
+      values += "%lld";
+      if (intType.getWidth() < 64)
         value = arith::ExtSIOp::create(b, loc, b.getI64Type(), value);
-    if (failed(emitCall(b, loc, message + values, operands)))
+      operands.push_back(value);
+    }
+    // Guarded by its scf.if, the assert's condition is a constant false;
+    // otherwise the call gets a guard of its own.
+    if (!matchPattern(assertOp.getArg(), m_Zero())) {
+      Value failed = arith::XOrIOp::create(
+          b, loc, assertOp.getArg(),
+          arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+      auto ifOp = scf::IfOp::create(b, loc, failed, /*withElseRegion=*/false);
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    }
+    if (mlir::failed(emitCall(b, loc, escapeFormat(assertOp.getMsg()) + values,
+                              operands)))
       return failure();
-    for (Operation &op : llvm::make_early_inc_range(*body))
-      if (isa<vector::PrintOp, cf::AssertOp>(op))
-        op.erase();
-    check->removeAttr(kCheckMarker);
+    for (vector::PrintOp print : prints)
+      print.erase();
+    assertOp.erase();
     return success();
   }
 

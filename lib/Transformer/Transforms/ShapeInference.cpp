@@ -12,6 +12,7 @@
 #include "Transformer/IR/TransformerOps.h"
 
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "transformer-shape-inference"
@@ -48,10 +49,10 @@ void bypassLossyCasts(Operation *op) {
   }
 }
 
-/// Refines every interface op of `func` in order. Returns failure after
-/// reporting an inconsistency.
-LogicalResult refineFunctionBody(func::FuncOp func) {
-  WalkResult result = func.walk([&](ShapeInferenceOpInterface op) {
+/// Refines every interface op under `root` (functions, nested modules, any
+/// region) in order. Returns failure after reporting an inconsistency.
+LogicalResult refineAll(Operation *root) {
+  WalkResult result = root->walk([&](ShapeInferenceOpInterface op) {
     Value value = op->getResult(0);
     Type before = value.getType();
     bypassLossyCasts(op);
@@ -59,13 +60,15 @@ LogicalResult refineFunctionBody(func::FuncOp func) {
       return WalkResult::interrupt();
     if (value.getType() == before)
       return WalkResult::advance();
-    LLVM_DEBUG(llvm::dbgs() << "refined " << before << " to "
-                            << value.getType() << "\n");
+    LLVM_DEBUG(llvm::dbgs()
+               << "refined " << before << " to " << value.getType() << "\n");
     // Other dialects' ops were verified against the old type: give them a
-    // cast to it.
+    // cast to it. A tensor.cast user takes the refined value directly
+    // (casts accept any compatible type), so no unranked cast is left.
     SmallVector<OpOperand *> foreignUses;
     for (OpOperand &use : value.getUses())
-      if (!acceptsRefinedOperand(use.getOwner()))
+      if (!acceptsRefinedOperand(use.getOwner()) &&
+          !isa<tensor::CastOp>(use.getOwner()))
         foreignUses.push_back(&use);
     if (foreignUses.empty())
       return WalkResult::advance();
@@ -79,54 +82,85 @@ LogicalResult refineFunctionBody(func::FuncOp func) {
   return failure(result.wasInterrupted());
 }
 
-/// Every transformer result must be ranked once inference is done.
-LogicalResult checkAllRanked(func::FuncOp func) {
-  WalkResult result = func.walk([&](ShapeInferenceOpInterface op) {
-    Type type = op->getResult(0).getType();
-    if (isa<RankedTensorType>(type))
-      return WalkResult::advance();
-    op->emitOpError() << "could not infer a ranked type for the result "
-                      << "(still " << type
-                      << "): an operand is unranked; give the function "
-                         "ranked argument types";
-    return WalkResult::interrupt();
-  });
+/// No result anywhere under `root` may stay unranked once inference is done
+/// (the lowering and bufferization need ranks).
+LogicalResult checkAllRanked(Operation *root) {
+  WalkResult result =
+      root->walk([&](Operation *op) {
+        for (OpResult value : op->getResults()) {
+          Type type = value.getType();
+          if (!isa<UnrankedTensorType>(type))
+            continue;
+          bool inferred = isa<ShapeInferenceOpInterface>(op);
+          // A dead cast to an unranked type (what inference looked through) is
+          // left for the canonicalizer.
+          if (!inferred && value.use_empty())
+            continue;
+          if (inferred)
+            op->emitOpError() << "could not infer a ranked type for the result "
+                              << "(still " << type
+                              << "): an operand is unranked; give the function "
+                                 "ranked argument types";
+          else
+            op->emitOpError()
+                << "result #" << value.getResultNumber()
+                << " is still unranked (" << type
+                << ") after shape inference; give it a ranked type"
+                << (isa<CallOpInterface>(op) ? " or run --inline first" : "");
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
   return failure(result.wasInterrupted());
 }
 
 /// Updates the result types of `func` from its returns when nothing calls it;
-/// otherwise casts the returned values back to the declared types.
-void updateSignature(func::FuncOp func, ModuleOp module) {
+/// otherwise casts the returned values back to the declared types, which
+/// must then be ranked.
+LogicalResult updateSignature(func::FuncOp func) {
   if (func.isExternal())
-    return;
+    return success();
   auto returnOp = cast<func::ReturnOp>(func.getBody().back().getTerminator());
   TypeRange declared = func.getResultTypes();
   if (TypeRange(returnOp.getOperandTypes()) == declared)
-    return;
-  if (SymbolTable::symbolKnownUseEmpty(func, module)) {
+    return success();
+  Operation *symbolTable = SymbolTable::getNearestSymbolTable(func);
+  if (symbolTable && SymbolTable::symbolKnownUseEmpty(func, symbolTable)) {
     func.setType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
                                    returnOp.getOperandTypes()));
-    return;
+    return success();
   }
+  for (Type type : declared)
+    if (isa<UnrankedTensorType>(type))
+      return func.emitOpError()
+             << "is called, so its unranked result type " << type
+             << " cannot be refined; run --inline before "
+                "--transformer-shape-inference or declare a ranked type";
   OpBuilder builder(returnOp);
   for (auto [operand, type] : llvm::zip(returnOp->getOpOperands(), declared))
     if (operand.get().getType() != type)
       operand.set(tensor::CastOp::create(builder, returnOp.getLoc(), type,
                                          operand.get()));
+  return success();
 }
 
 struct TransformerShapeInferencePass
-    : transformer::impl::TransformerShapeInferencePassBase<TransformerShapeInferencePass> {
+    : transformer::impl::TransformerShapeInferencePassBase<
+          TransformerShapeInferencePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    for (auto func : module.getOps<func::FuncOp>()) {
-      if (failed(refineFunctionBody(func)) || failed(checkAllRanked(func)))
-        return signalPassFailure();
-      // Multi-block functions return from several blocks; only the common
-      // single-block case has its signature refined.
-      if (func.getBody().hasOneBlock())
-        updateSignature(func, module);
-    }
+    if (failed(refineAll(module)))
+      return signalPassFailure();
+    // Multi-block functions return from several blocks; only the common
+    // single-block case has its signature refined.
+    WalkResult signatures = module.walk([](func::FuncOp func) {
+      if (!func.getBody().hasOneBlock())
+        return WalkResult::advance();
+      return failed(updateSignature(func)) ? WalkResult::interrupt()
+                                           : WalkResult::advance();
+    });
+    if (signatures.wasInterrupted() || failed(checkAllRanked(module)))
+      return signalPassFailure();
   }
 };
 } // namespace

@@ -72,3 +72,21 @@ func.func @other_orders(%a: tensor<8x4xf32>, %b: tensor<4x16xf32>, %c: tensor<8x
   } -> tensor<16x8xf32>
   return %0, %1 : tensor<8x16xf32>, tensor<16x8xf32>
 }
+
+// -----
+
+// Two dynamic loops in one role (m = ? x ?) are not collapsed: MLIR 22's
+// --expand-strided-metadata crashes on the reshape that would need. The op
+// keeps the simple lowering (untagged).
+// CHECK-LABEL: func.func @two_dynamic_m_loops
+// CHECK:         linalg.generic
+// CHECK-NOT:     transformer.contraction
+func.func @two_dynamic_m_loops(%a: tensor<?x?x4xf32>, %b: tensor<4x16xf32>, %c: tensor<?x?x16xf32>) -> tensor<?x?x16xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<?x?x4xf32>, tensor<4x16xf32>) outs(%c : tensor<?x?x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<?x?x16xf32>
+  return %0 : tensor<?x?x16xf32>
+}

@@ -15,14 +15,28 @@ func.func @causal_mask() -> tensor<4x6xf32> {
 
 // -----
 
-// Default scale 1/sqrt(16) = 0.25; q k^T, scale, softmax with zero rows, @ v.
+// Default scale 1/sqrt(16) = 0.25; q k^T (linalg.batch_matmul reading k
+// transposed), scale, softmax with zero rows (linalg.reduce for max and
+// sum), then probs @ v (linalg.batch_matmul).
+// CHECK-DAG: #[[$Q:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-DAG: #[[$KT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+// CHECK-DAG: #[[$S:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
 // CHECK-LABEL: func @attention
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%arg0, %arg1 : tensor<2x4x16xf32>, tensor<2x6x16xf32>) outs(%{{.*}} : tensor<2x4x6xf32>)
+// CHECK-SAME: (%[[Q:.*]]: tensor<2x4x16xf32>, %[[K:.*]]: tensor<2x6x16xf32>, %[[V:.*]]: tensor<2x6x8xf32>)
+// CHECK: %[[SINIT:.*]] = linalg.fill {{.*}} -> tensor<2x4x6xf32>
+// CHECK: %[[SCORES:.*]] = linalg.batch_matmul indexing_maps = [#[[$Q]], #[[$KT]], #[[$S]]] ins(%[[Q]], %[[K]] : tensor<2x4x16xf32>, tensor<2x6x16xf32>) outs(%[[SINIT]] : tensor<2x4x6xf32>)
 // CHECK: %[[SCALE:.*]] = arith.constant 2.500000e-01 : f32
+// CHECK: %[[LOGITS:.*]] = linalg.generic {{.*}} ins(%[[SCORES]] : tensor<2x4x6xf32>)
 // CHECK: arith.mulf %{{.*}}, %[[SCALE]] : f32
 // CHECK-NOT: linalg.index
+// CHECK: linalg.reduce ins(%[[LOGITS]] : tensor<2x4x6xf32>) {{.*}} dimensions = [2]
 // CHECK: math.exp
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %arg2 : tensor<2x4x6xf32>, tensor<2x6x8xf32>) outs(%{{.*}} : tensor<2x4x8xf32>)
+// CHECK: linalg.reduce
+// CHECK: %[[PROBS:.*]] = linalg.generic
+// CHECK: arith.divf
+// CHECK: %[[OINIT:.*]] = linalg.fill {{.*}} -> tensor<2x4x8xf32>
+// CHECK: %[[OUT:.*]] = linalg.batch_matmul ins(%[[PROBS]], %[[V]] : tensor<2x4x6xf32>, tensor<2x6x8xf32>) outs(%[[OINIT]] : tensor<2x4x8xf32>)
+// CHECK: return %[[OUT]]
 func.func @attention(%q: tensor<2x4x16xf32>, %k: tensor<2x6x16xf32>, %v: tensor<2x6x8xf32>) -> tensor<2x4x8xf32> {
   %0 = transformer.attention %q, %k, %v : tensor<2x4x16xf32>, tensor<2x6x16xf32>, tensor<2x6x8xf32> -> tensor<2x4x8xf32>
   return %0 : tensor<2x4x8xf32>
@@ -30,9 +44,13 @@ func.func @attention(%q: tensor<2x4x16xf32>, %k: tensor<2x6x16xf32>, %v: tensor<
 
 // -----
 
-// causal and an explicit mask in one element-wise step.
+// causal and an explicit mask in one element-wise step; rank 2 uses
+// linalg.matmul.
+// CHECK-DAG: #[[$Q:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[$KT:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
 // CHECK-LABEL: func @attention_causal_mask
-// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %arg3 : tensor<4x6xf32>, tensor<6xf32>)
+// CHECK: %[[SCORES:.*]] = linalg.matmul indexing_maps = [#[[$Q]], #[[$KT]], #{{.*}}] ins(%arg0, %arg1 : tensor<4x8xf32>, tensor<6x8xf32>) outs(%{{.*}} : tensor<4x6xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[SCORES]], %arg3 : tensor<4x6xf32>, tensor<6xf32>)
 // CHECK: arith.mulf
 // CHECK: arith.addf
 // CHECK: linalg.index 0
@@ -53,7 +71,9 @@ func.func @attention_causal_mask(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>, %v: t
 // CHECK: cf.assert %{{.*}}, "transformer.attention: batch dimension 0 of query and value differ"
 // CHECK: cf.assert %{{.*}}, "transformer.attention: the head dimensions of query and key differ"
 // CHECK: cf.assert %{{.*}}, "transformer.attention: the sequence lengths of key and value differ"
+// CHECK: linalg.batch_matmul indexing_maps = {{.*}} ins(%arg0, %arg1 : tensor<?x?x?xf32>, tensor<?x?x?xf32>) outs(%{{.*}} : tensor<?x?x?xf32>)
 // CHECK: math.rsqrt
+// CHECK: linalg.batch_matmul ins(%{{.*}}, %arg2 : tensor<?x?x?xf32>, tensor<?x?x?xf32>)
 func.func @attention_dynamic(%q: tensor<?x?x?xf32>, %k: tensor<?x?x?xf32>, %v: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
   %0 = transformer.attention %q, %k, %v {causal} : tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?xf32> -> tensor<?x?x?xf32>
   return %0 : tensor<?x?x?xf32>

@@ -1,5 +1,7 @@
 // RUN: transformer-opt %s --lower-transformer -split-input-file | FileCheck %s
 
+// Broadcasting stays a linalg.generic: no named op reads a stretched operand
+// without materialising it.
 // CHECK-DAG: #[[$ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[$ROW:.*]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-LABEL: func @add_broadcast
@@ -27,9 +29,15 @@ func.func @sub_unit_dim(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>) -> tensor<2x3x
 
 // -----
 
+// Operands of the result's shape: the named linalg.mul and linalg.div.
 // CHECK-LABEL: func @mul_div
-// CHECK: arith.mulf
-// CHECK: arith.divf
+// CHECK-SAME: (%[[A:.*]]: tensor<4xf32>, %[[B:.*]]: tensor<4xf32>)
+// CHECK-NOT: linalg.generic
+// CHECK: %[[E0:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK: %[[M:.*]] = linalg.mul ins(%[[A]], %[[B]] : tensor<4xf32>, tensor<4xf32>) outs(%[[E0]] : tensor<4xf32>)
+// CHECK: %[[E1:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK: %[[D:.*]] = linalg.div ins(%[[M]], %[[B]] : tensor<4xf32>, tensor<4xf32>) outs(%[[E1]] : tensor<4xf32>)
+// CHECK: return %[[D]]
 func.func @mul_div(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
   %0 = transformer.mul %a, %b : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
   %1 = transformer.div %0, %b : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
@@ -40,8 +48,10 @@ func.func @mul_div(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
 
 // Dynamic dims do not broadcast: they must match, which is checked.
 // CHECK-LABEL: func @add_dynamic
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %c0
 // CHECK: cf.assert %{{.*}}, "transformer.add: operand 1: dimension 0 does not match the result (dynamic dimensions do not broadcast)"
-// CHECK: linalg.generic
+// CHECK: %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?xf32>
+// CHECK: linalg.add ins(%arg0, %arg1 : tensor<?xf32>, tensor<?xf32>) outs(%[[E]] : tensor<?xf32>)
 func.func @add_dynamic(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
   %0 = transformer.add %a, %b : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
   return %0 : tensor<?xf32>
@@ -49,10 +59,14 @@ func.func @add_dynamic(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
 
 // -----
 
+// Unary ops are linalg.map ops.
 // CHECK-LABEL: func @scale
-// CHECK: linalg.generic
-// CHECK: %[[F:.*]] = arith.constant 1.250000e-01 : f32
-// CHECK: arith.mulf %{{.*}}, %[[F]] : f32
+// CHECK: %[[E:.*]] = tensor.empty(%{{.*}}) : tensor<?x4xf32>
+// CHECK: linalg.map ins(%arg0 : tensor<?x4xf32>) outs(%[[E]] : tensor<?x4xf32>)
+// CHECK-NEXT: (%[[IN:.*]]: f32, %{{.*}}: f32) {
+// CHECK-NEXT: %[[F:.*]] = arith.constant 1.250000e-01 : f32
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[IN]], %[[F]] : f32
+// CHECK-NEXT: linalg.yield %[[P]] : f32
 func.func @scale(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
   %0 = transformer.scale %x {factor = 0.125 : f32} : tensor<?x4xf32> -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
@@ -61,8 +75,11 @@ func.func @scale(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
 // -----
 
 // CHECK-LABEL: func @relu
-// CHECK: linalg.generic
-// CHECK: arith.maximumf
+// CHECK: linalg.map ins(%arg0 : tensor<4xf32>) outs(%{{.*}} : tensor<4xf32>)
+// CHECK-NEXT: (%[[IN:.*]]: f32, %{{.*}}: f32) {
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[R:.*]] = arith.maximumf %[[IN]], %[[Z]] : f32
+// CHECK-NEXT: linalg.yield %[[R]] : f32
 func.func @relu(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = transformer.relu %x : tensor<4xf32> -> tensor<4xf32>
   return %0 : tensor<4xf32>
@@ -71,7 +88,7 @@ func.func @relu(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 // CHECK-LABEL: func @gelu_tanh
-// CHECK: linalg.generic
+// CHECK: linalg.map ins(%arg0 : tensor<4xf32>)
 // CHECK: arith.constant 4.471500e-02
 // CHECK: math.tanh
 // CHECK-NOT: math.erf
@@ -83,7 +100,7 @@ func.func @gelu_tanh(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 // CHECK-LABEL: func @gelu_erf
-// CHECK: linalg.generic
+// CHECK: linalg.map ins(%arg0 : tensor<?xf32>)
 // CHECK: math.erf
 // CHECK-NOT: math.tanh
 func.func @gelu_erf(%x: tensor<?xf32>) -> tensor<?xf32> {
@@ -102,7 +119,8 @@ func.func @gelu_erf(%x: tensor<?xf32>) -> tensor<?xf32> {
 // CHECK: arith.mulf
 // CHECK: cf.assert %{{.*}}, "transformer.div: operand 1: dimension 0
 // CHECK: arith.divf
-// CHECK: tensor.empty(%{{.*}}, %{{.*}}) : tensor<?x?xf32>
+// CHECK: %[[E:.*]] = tensor.empty(%{{.*}}, %{{.*}}) : tensor<?x?xf32>
+// CHECK: linalg.map ins(%{{.*}} : tensor<?x?xf32>) outs(%[[E]] : tensor<?x?xf32>)
 // CHECK: arith.maximumf
 func.func @dynamic_ops(%a: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
   %0 = transformer.sub %a, %b : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>

@@ -2,8 +2,12 @@
 
 // Every id is checked against [0, V) before the gather.
 // CHECK-LABEL: func @embedding
+// CHECK: %[[MIN:.*]] = linalg.reduce ins(%arg0 : tensor<2x3xi32>) outs(%{{.*}} : tensor<i32>) dimensions = [0, 1]
 // CHECK: arith.minsi
+// CHECK: tensor.extract %[[MIN]][] : tensor<i32>
+// CHECK: %[[MAX:.*]] = linalg.reduce ins(%arg0 : tensor<2x3xi32>) outs(%{{.*}} : tensor<i32>) dimensions = [0, 1]
 // CHECK: arith.maxsi
+// CHECK: tensor.extract %[[MAX]][] : tensor<i32>
 // CHECK: %[[V:.*]] = arith.index_cast %{{.*}} : index to i64
 // CHECK: arith.cmpi sge
 // CHECK: arith.cmpi slt, %{{.*}}, %[[V]] : i64

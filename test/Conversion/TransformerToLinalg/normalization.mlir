@@ -1,20 +1,12 @@
 // RUN: transformer-opt %s --lower-transformer -split-input-file | FileCheck %s
 
-// softmax: max, exp(x - max), sum, divide; no zero-row guard.
+// softmax is upstream's linalg.softmax over the last dim (same semantics:
+// no zero-row guard; the pipeline decomposes it).
 // CHECK-LABEL: func @softmax
-// CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK: linalg.fill ins(%[[NEGINF]] : f32) outs(%{{.*}} : tensor<2xf32>)
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
-// CHECK: arith.maximumf
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
-// CHECK: arith.subf
-// CHECK: math.exp
-// CHECK-NOT: arith.select
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
-// CHECK: arith.addf
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
-// CHECK: arith.divf
-// CHECK-NOT: arith.select
+// CHECK-SAME: (%[[X:.*]]: tensor<2x8xf32>)
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<2x8xf32>
+// CHECK: %[[S:.*]] = linalg.softmax dimension(1) ins(%[[X]] : tensor<2x8xf32>) outs(%[[E]] : tensor<2x8xf32>)
+// CHECK: return %[[S]]
 func.func @softmax(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   %0 = transformer.softmax %x : tensor<2x8xf32> -> tensor<2x8xf32>
   return %0 : tensor<2x8xf32>
@@ -23,9 +15,10 @@ func.func @softmax(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
 // -----
 
 // CHECK-LABEL: func @softmax_dynamic
-// CHECK: tensor.dim
-// CHECK: tensor.empty(%{{.*}}) : tensor<?xf32>
-// CHECK: math.exp
+// CHECK-DAG: %[[D0:.*]] = tensor.dim %arg0, %c0
+// CHECK-DAG: %[[D1:.*]] = tensor.dim %arg0, %c1
+// CHECK: %[[E:.*]] = tensor.empty(%[[D0]], %[[D1]]) : tensor<?x?xf32>
+// CHECK: linalg.softmax dimension(1) ins(%arg0 : tensor<?x?xf32>) outs(%[[E]] : tensor<?x?xf32>)
 func.func @softmax_dynamic(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = transformer.softmax %x : tensor<?x?xf32> -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
@@ -33,14 +26,27 @@ func.func @softmax_dynamic(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
 
 // -----
 
-// masked_softmax: add the mask, then a softmax whose fully masked rows are 0.
+// masked_softmax: add the mask (broadcast: a linalg.generic), then a
+// softmax whose fully masked rows are 0, which linalg.softmax does not give:
+// linalg.reduce for the row max and sum, generics for the row-broadcast
+// steps.
+// CHECK-DAG: #[[$ID:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[$ROW:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-LABEL: func @masked_softmax
-// CHECK: linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<2x4x4xf32>, tensor<4x4xf32>)
+// CHECK: %[[Z:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<2x4x4xf32>, tensor<4x4xf32>)
 // CHECK: arith.addf
+// CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[MAX0:.*]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%{{.*}} : tensor<2x4xf32>)
+// CHECK: %[[MAX:.*]] = linalg.reduce ins(%[[Z]] : tensor<2x4x4xf32>) outs(%[[MAX0]] : tensor<2x4xf32>) dimensions = [2]
 // CHECK: arith.maximumf
+// CHECK: %[[EXP:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ID]]], {{.*}} ins(%[[Z]], %[[MAX]] : tensor<2x4x4xf32>, tensor<2x4xf32>)
+// CHECK: arith.subf
 // CHECK: math.exp
 // CHECK: arith.cmpf oeq
 // CHECK: arith.select
+// CHECK: %[[SUM:.*]] = linalg.reduce ins(%[[EXP]] : tensor<2x4x4xf32>) outs(%{{.*}} : tensor<2x4xf32>) dimensions = [2]
+// CHECK: arith.addf
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ID]]], {{.*}} ins(%[[EXP]], %[[SUM]] : tensor<2x4x4xf32>, tensor<2x4xf32>)
 // CHECK: arith.divf
 // CHECK: arith.cmpf oeq
 // CHECK: arith.select
@@ -60,13 +66,23 @@ func.func @masked_softmax_dynamic(%x: tensor<?x?xf32>, %m: tensor<?xf32>) -> ten
 
 // -----
 
-// layer_norm: mean, biased variance, normalise with gamma and beta.
+// layer_norm: mean (linalg.reduce, then linalg.map dividing by D), biased
+// variance, normalise with gamma and beta.
+// CHECK-DAG: #[[$ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[$ROW:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG: #[[$COL:.*]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-LABEL: func @layer_norm
 // CHECK-DAG: %[[D:.*]] = arith.constant 8.000000e+00 : f32
 // CHECK-DAG: %[[EPS:.*]] = arith.constant 9.99999974E-6 : f32
+// CHECK: %[[TOTAL:.*]] = linalg.reduce ins(%arg0 : tensor<2x8xf32>) outs(%{{.*}} : tensor<2xf32>) dimensions = [1]
+// CHECK: arith.addf
+// CHECK: %[[MEAN:.*]] = linalg.map ins(%[[TOTAL]] : tensor<2xf32>) outs(%{{.*}} : tensor<2xf32>)
 // CHECK: arith.divf %{{.*}}, %[[D]]
+// CHECK: %[[SQ:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]} ins(%arg0, %[[MEAN]] : tensor<2x8xf32>, tensor<2xf32>)
+// CHECK: %[[VAR:.*]] = linalg.map ins(%[[SQ]] : tensor<2xf32>)
 // CHECK: arith.divf %{{.*}}, %[[D]]
-// CHECK: linalg.generic {{.*}} ins(%arg0, %{{.*}}, %{{.*}}, %arg1, %arg2 : tensor<2x8xf32>, tensor<2xf32>, tensor<2xf32>, tensor<8xf32>, tensor<8xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ROW]], #[[$COL]], #[[$COL]], #[[$ID]]], {{.*}} ins(%arg0, %[[MEAN]], %[[VAR]], %arg1, %arg2 : tensor<2x8xf32>, tensor<2xf32>, tensor<2xf32>, tensor<8xf32>, tensor<8xf32>)
+// CHECK: arith.subf
 // CHECK: arith.addf %{{.*}}, %[[EPS]]
 // CHECK: math.rsqrt
 func.func @layer_norm(%x: tensor<2x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<2x8xf32> {
