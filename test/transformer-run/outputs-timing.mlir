@@ -9,9 +9,9 @@
 // RUN: transformer-run %s -e two --input=2x3xf32=@%t/x.bin | FileCheck %s --check-prefix=RAWIN
 // RAWIN: result[0]: 2x3xf32={{\[\[}}2 4 6][8 10 12]]
 // RAWIN-NEXT: result[1]: 2x3xf32={{\[\[}}1 2 3][4 5 6]]
-// RUN: not transformer-run %s -e two --input=3x3xf32=@%t/x.bin 2>&1 | FileCheck %s --check-prefix=RAWSIZE
+// RUN: %exit-status 1 transformer-run %s -e two --input=3x3xf32=@%t/x.bin 2>&1 | FileCheck %s --check-prefix=RAWSIZE --match-full-lines --implicit-check-not={{.}}
 // RAWSIZE: Error: input 0: '{{.*}}x.bin' holds 24 bytes, not the 36 of 3x3xf32
-// RUN: not transformer-run %s -e two --input=@%t/x.bin 2>&1 | FileCheck %s --check-prefix=RAWSHAPE
+// RUN: %exit-status 1 transformer-run %s -e two --input=@%t/x.bin 2>&1 | FileCheck %s --check-prefix=RAWSHAPE --match-full-lines --implicit-check-not={{.}}
 // RAWSHAPE: Error: input 0: '@{{.*}}x.bin': a raw binary file needs its shape and type: SHAPExTYPE=@{{.*}}x.bin
 
 // An empty --output skips a result; @f.bin writes raw bytes.
@@ -29,9 +29,12 @@
 // (ignored) accepts any result; the others are still compared.
 // RUN: transformer-run %s -e two --input=2x3xf32=1 --expected-output="(ignored)" --expected-output=2x3xf32=1 | FileCheck %s --check-prefix=IGNORED
 // IGNORED: [SUCCESS] all 2 result(s) match the expected values
-// RUN: not transformer-run %s -e two --input=2x3xf32=1 --expected-output="(ignored)" --expected-output=2x3xf32=7 | FileCheck %s --check-prefix=IGNORED-FAIL
-// IGNORED-FAIL-NOT: result[0]: element
-// IGNORED-FAIL: [FAILED] result[1]: element at index 0 (1) does not match the expected (7)
+// RUN: %exit-status 1 transformer-run %s -e two --input=2x3xf32=1 --expected-output="(ignored)" --expected-output=2x3xf32=7 | FileCheck %s --check-prefix=IGNORED-FAIL --match-full-lines --implicit-check-not=FAILED
+// IGNORED-FAIL: EXEC @two
+// IGNORED-FAIL-NEXT: result[0]: 2x3xf32={{\[\[}}2 2 2][2 2 2]]
+// IGNORED-FAIL-NEXT: result[1]: 2x3xf32={{\[\[}}1 1 1][1 1 1]]
+// IGNORED-FAIL-NEXT: [FAILED] result[1]: element at index 0 (1) does not match the expected (7)
+// IGNORED-FAIL-EMPTY:
 
 // A rank-0 tensor inline, as iree-run-module spells it; scalars still work.
 // RUN: transformer-run %s -e rank0 --input=f32=3.5 --input=f32=1 --expected-output=f32=4.5 | FileCheck %s --check-prefix=RANK0
@@ -39,7 +42,7 @@
 // RANK0: [SUCCESS]
 // RUN: transformer-run %s -e rank0 --input=f32=3.5 --input=2 | FileCheck %s --check-prefix=RANK0-BARE
 // RANK0-BARE: result[0]: f32=5.5
-// RUN: not transformer-run %s -e rank0 --input=i32=3 --input=2 2>&1 | FileCheck %s --check-prefix=RANK0-TYPE
+// RUN: %exit-status 1 transformer-run %s -e rank0 --input=i32=3 --input=2 2>&1 | FileCheck %s --check-prefix=RANK0-TYPE --match-full-lines --implicit-check-not={{.}}
 // RANK0-TYPE: Error: input 0 of @rank0: expected tensor<f32>, got i32
 
 // Pass timings and the LLVM compile time.
