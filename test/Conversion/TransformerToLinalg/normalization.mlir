@@ -82,9 +82,14 @@ func.func @masked_softmax_dynamic(%x: tensor<?x?xf32>, %m: tensor<?xf32>) -> ten
 // CHECK: %[[VAR:.*]] = linalg.map ins(%[[SQ]] : tensor<2xf32>)
 // CHECK: arith.divf %{{.*}}, %[[D]]
 // CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$ROW]], #[[$ROW]], #[[$COL]], #[[$COL]], #[[$ID]]], {{.*}} ins(%arg0, %[[MEAN]], %[[VAR]], %arg1, %arg2 : tensor<2x8xf32>, tensor<2xf32>, tensor<2xf32>, tensor<8xf32>, tensor<8xf32>)
-// CHECK: arith.subf
-// CHECK: arith.addf %{{.*}}, %[[EPS]]
-// CHECK: math.rsqrt
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[M:.*]]: f32, %[[V:.*]]: f32, %[[G:.*]]: f32, %[[B:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[C:.*]] = arith.subf %[[X]], %[[M]] : f32
+// CHECK-NEXT: %[[VE:.*]] = arith.addf %[[V]], %[[EPS]] : f32
+// CHECK-NEXT: %[[R:.*]] = math.rsqrt %[[VE]] : f32
+// CHECK-NEXT: %[[N:.*]] = arith.mulf %[[C]], %[[R]] : f32
+// CHECK-NEXT: %[[NG:.*]] = arith.mulf %[[N]], %[[G]] : f32
+// CHECK-NEXT: %[[OUT:.*]] = arith.addf %[[NG]], %[[B]] : f32
+// CHECK-NEXT: linalg.yield %[[OUT]] : f32
 func.func @layer_norm(%x: tensor<2x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<2x8xf32> {
   %0 = transformer.layer_norm %x, %g, %b : tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32> -> tensor<2x8xf32>
   return %0 : tensor<2x8xf32>
