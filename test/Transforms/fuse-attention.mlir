@@ -66,6 +66,23 @@ func.func @causal(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x6x8xf32>, %v: tensor<1
 
 // -----
 
+// A windowed causal mask carries its window into the attention op.
+// CHECK-LABEL: func @causal_window
+// CHECK-SAME: (%[[Q:.*]]: tensor<4x8xf32>, %[[K:.*]]: tensor<6x8xf32>, %[[V:.*]]: tensor<6x8xf32>)
+// CHECK-NEXT: %[[O:.*]] = transformer.attention %[[Q]], %[[K]], %[[V]] {causal, scale = 1.250000e-01 : f32, window = 2 : i64} : tensor<4x8xf32>
+// CHECK-NEXT: return %[[O]]
+func.func @causal_window(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>, %v: tensor<6x8xf32>) -> tensor<4x8xf32> {
+  %kt = transformer.transpose %k : tensor<6x8xf32> -> tensor<8x6xf32>
+  %s = transformer.matmul %q, %kt : tensor<4x8xf32>, tensor<8x6xf32> -> tensor<4x6xf32>
+  %ss = transformer.scale %s {factor = 0.125 : f32} : tensor<4x6xf32> -> tensor<4x6xf32>
+  %m = transformer.create_causal_mask {window = 2 : i64} : tensor<4x6xf32>
+  %p = transformer.masked_softmax %ss, %m : tensor<4x6xf32>, tensor<4x6xf32> -> tensor<4x6xf32>
+  %o = transformer.matmul %p, %v : tensor<4x6xf32>, tensor<6x8xf32> -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+
+// -----
+
 // Any other mask becomes the mask operand.
 // CHECK-LABEL: func @any_mask
 // CHECK-SAME: (%[[Q:.*]]: tensor<4x8xf32>, %[[K:.*]]: tensor<6x8xf32>, %[[V:.*]]: tensor<6x8xf32>, %[[M:.*]]: tensor<6xf32>)

@@ -55,13 +55,18 @@ def linear(x, w, b):
     return f64(x) @ f64(w).T + f64(b)
 
 
-def causal_mask(sq, sk):
-    i = np.arange(sq)[:, None]
+def causal_mask(sq, sk, window=None):
+    """0 where query i sees key j (j <= i + sk - sq, and with a window W
+    also j > i + sk - sq - W), -inf elsewhere."""
+    i = np.arange(sq)[:, None] + sk - sq
     j = np.arange(sk)[None, :]
-    return np.where(j <= i + sk - sq, 0.0, -np.inf)
+    seen = j <= i
+    if window is not None:
+        seen &= j > i - window
+    return np.where(seen, 0.0, -np.inf)
 
 
-def attention(q, k, v, scale=None, causal=False, mask=None):
+def attention(q, k, v, scale=None, causal=False, mask=None, window=None):
     q, k, v = f64(q), f64(k), f64(v)
     if scale is None:
         scale = 1.0 / math.sqrt(q.shape[-1])
@@ -70,7 +75,7 @@ def attention(q, k, v, scale=None, causal=False, mask=None):
     if mask is not None:
         total = total + f64(mask)
     if causal:
-        total = total + causal_mask(q.shape[-2], k.shape[-2])
+        total = total + causal_mask(q.shape[-2], k.shape[-2], window)
     return masked_softmax(s, total) @ v
 
 

@@ -9,6 +9,9 @@
 // CHECK: PASS @dynamic_causal: result[0] 2x5x8
 // CHECK: PASS @mask_and_causal: result[0] 9x4
 // CHECK: PASS @primitive_chain: result[0] 6x8
+// CHECK: PASS @sliding_window: result[0] 2x12x8
+// CHECK: PASS @sliding_window_decode: result[0] 3x8
+// CHECK: PASS @windowed_mask_chain: result[0] 6x8
 
 // The book's worked example. The book prints [[2.62, 3.62], ...], which is
 // wrong; numpy gives [[3.64, 4.64], [3.96, 4.96], [4.27, 5.27], [3.99, 4.99]].
@@ -96,4 +99,40 @@ func.func @primitive_chain(%q: tensor<6x8xf32>, %k: tensor<6x8xf32>, %v: tensor<
   %p = transformer.masked_softmax %ss, %m : tensor<*xf32>, tensor<6x6xf32> -> tensor<*xf32>
   %o = transformer.matmul %p, %v : tensor<*xf32>, tensor<6x8xf32> -> tensor<*xf32>
   return %o : tensor<*xf32>
+}
+
+// Sliding-window attention: each query sees itself and the 2 keys before it
+// (window 3), fewer at the start; the window is smaller than the sequence.
+// PY: def case_sliding_window(rng):
+// PY:     q, k, v = (rng.standard_normal((2, 12, 8), np.float32) for _ in range(3))
+// PY:     return [q, k, v], [ref.attention(q, k, v, causal=True, window=3)]
+func.func @sliding_window(%q: tensor<2x12x8xf32>, %k: tensor<2x12x8xf32>, %v: tensor<2x12x8xf32>) -> tensor<2x12x8xf32> {
+  %o = transformer.attention %q, %k, %v {causal, window = 3 : i64} : tensor<2x12x8xf32>, tensor<2x12x8xf32>, tensor<2x12x8xf32> -> tensor<2x12x8xf32>
+  return %o : tensor<2x12x8xf32>
+}
+
+// Decoding shape (Sq < Sk, bottom-right aligned) with a window of 4 over
+// 10 keys, and dynamic key length.
+// PY: def case_sliding_window_decode(rng):
+// PY:     q = rng.standard_normal((3, 8), np.float32)
+// PY:     k, v = rng.standard_normal((10, 8), np.float32), rng.standard_normal((10, 8), np.float32)
+// PY:     return [q, k, v], [ref.attention(q, k, v, causal=True, window=4)]
+func.func @sliding_window_decode(%q: tensor<3x8xf32>, %k: tensor<?x8xf32>, %v: tensor<?x8xf32>) -> tensor<3x8xf32> {
+  %o = transformer.attention %q, %k, %v {causal, window = 4 : i64} : tensor<3x8xf32>, tensor<?x8xf32>, tensor<?x8xf32> -> tensor<3x8xf32>
+  return %o : tensor<3x8xf32>
+}
+
+// A windowed create_causal_mask in the primitive chain (fused into
+// attention {causal, window} at -O2, lowered as written at -O0).
+// PY: def case_windowed_mask_chain(rng):
+// PY:     q, k, v = (rng.standard_normal((6, 8), np.float32) for _ in range(3))
+// PY:     return [q, k, v], [ref.attention(q, k, v, scale=0.5, causal=True, window=2)]
+func.func @windowed_mask_chain(%q: tensor<6x8xf32>, %k: tensor<6x8xf32>, %v: tensor<6x8xf32>) -> tensor<6x8xf32> {
+  %kt = transformer.transpose %k : tensor<6x8xf32> -> tensor<8x6xf32>
+  %s = transformer.matmul %q, %kt : tensor<6x8xf32>, tensor<8x6xf32> -> tensor<6x6xf32>
+  %ss = transformer.scale %s {factor = 0.5 : f32} : tensor<6x6xf32> -> tensor<6x6xf32>
+  %m = transformer.create_causal_mask {window = 2 : i64} : tensor<6x6xf32>
+  %p = transformer.masked_softmax %ss, %m : tensor<6x6xf32>, tensor<6x6xf32> -> tensor<6x6xf32>
+  %o = transformer.matmul %p, %v : tensor<6x6xf32>, tensor<6x8xf32> -> tensor<6x8xf32>
+  return %o : tensor<6x8xf32>
 }

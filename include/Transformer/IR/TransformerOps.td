@@ -362,13 +362,18 @@ def Transformer_CreateCausalMaskOp : Transformer_Op<"create_causal_mask"> {
     decoding with a KV cache) and `-inf` elsewhere. Leading dimensions repeat
     the same mask.
 
+    The optional `window = W` (W >= 1) also hides the keys that are `W` or
+    more positions behind the query: with `i' = i + Sk - Sq`, key `j` is
+    seen iff `i' - W < j <= i'` (sliding-window attention).
+
     Example:
 
     ```mlir
     %m = transformer.create_causal_mask : tensor<16x16xf32>
+    %w = transformer.create_causal_mask {window = 4 : i64} : tensor<16x16xf32>
     ```
   }];
-  let arguments = (ins);
+  let arguments = (ins OptionalAttr<I64Attr>:$window);
   let results = (outs Transformer_FloatTensor:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
 }
@@ -383,6 +388,8 @@ def Transformer_AttentionOp : Transformer_Op<"attention"> {
     - `scale` defaults to `1/sqrt(D)`.
     - The unit attribute `causal` hides key `j` from query `i` when
       `j > i + Sk - Sq` (the rule of `create_causal_mask`).
+    - `window = W` (W >= 1, only with `causal`): sliding-window attention;
+      with `i' = i + Sk - Sq`, query `i` sees key `j` iff `i' - W < j <= i'`.
     - The optional `mask(%m : type)` operand is an additive mask that
       broadcasts to `..xSqxSk`.
 
@@ -397,6 +404,9 @@ def Transformer_AttentionOp : Transformer_Op<"attention"> {
     %p = transformer.attention %q, %k, %v mask(%m : tensor<9x12xf32>)
         {scale = 0.125 : f32} : tensor<9x64xf32>, tensor<12x64xf32>,
         tensor<12x64xf32> -> tensor<9x64xf32>
+    %s = transformer.attention %q, %k, %v {causal, window = 256 : i64}
+        : tensor<4096x64xf32>, tensor<4096x64xf32>, tensor<4096x64xf32>
+        -> tensor<4096x64xf32>
     ```
   }];
   let arguments = (ins Transformer_FloatTensor:$query,
@@ -404,7 +414,8 @@ def Transformer_AttentionOp : Transformer_Op<"attention"> {
                        Transformer_FloatTensor:$value,
                        Optional<Transformer_FloatTensor>:$mask,
                        OptionalAttr<F32Attr>:$scale,
-                       UnitAttr:$causal);
+                       UnitAttr:$causal,
+                       OptionalAttr<I64Attr>:$window);
   let results = (outs Transformer_FloatTensor:$result);
   let assemblyFormat = [{
     $query `,` $key `,` $value (`mask` `(` $mask^ `:` type($mask) `)`)?

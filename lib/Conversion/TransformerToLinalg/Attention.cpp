@@ -25,11 +25,20 @@ namespace {
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
-/// Whether key `j` is hidden from query `i`: j > i + (sk - sq).
-Value isAboveDiagonal(OpBuilder &b, Location loc, Value i, Value j,
-                      Value offset) {
-  Value limit = arith::AddIOp::create(b, loc, i, offset);
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, j, limit);
+/// Whether key `j` is hidden from query `i` by the causal rule,
+/// j > i + (sk - sq), or, with a `window` W, by j <= i + (sk - sq) - W.
+Value isHidden(OpBuilder &b, Location loc, Value i, Value j, Value offset,
+               std::optional<int64_t> window) {
+  Value last = arith::AddIOp::create(b, loc, i, offset);
+  Value hidden =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, j, last);
+  if (!window)
+    return hidden;
+  Value first = arith::SubIOp::create(
+      b, loc, last, arith::ConstantIndexOp::create(b, loc, *window));
+  Value behind =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, j, first);
+  return arith::OrIOp::create(b, loc, hidden, behind);
 }
 
 struct CreateCausalMaskLowering : OpConversionPattern<CreateCausalMaskOp> {
@@ -52,7 +61,7 @@ struct CreateCausalMaskLowering : OpConversionPattern<CreateCausalMaskOp> {
         [&](OpBuilder &b, Location loc, ValueRange, Value) -> Value {
           Value i = linalg::IndexOp::create(b, loc, rank - 2);
           Value j = linalg::IndexOp::create(b, loc, rank - 1);
-          Value hidden = isAboveDiagonal(b, loc, i, j, offset);
+          Value hidden = isHidden(b, loc, i, j, offset, op.getWindow());
           Value inf = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(kNegInf));
           Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
           return arith::SelectOp::create(b, loc, hidden, inf, zero);
@@ -112,7 +121,8 @@ struct AttentionLowering : OpConversionPattern<AttentionOp> {
                         tensorTypeOf(rewriter.getContext(), scoreSizes),
                         "attention");
 
-    // scale * scores + mask, with -inf above the causal diagonal.
+    // scale * scores + mask, with -inf above the causal diagonal (and
+    // behind the window).
     Value scale;
     if (std::optional<float> s = op.getEffectiveScale())
       scale = arith::ConstantOp::create(rewriter, loc,
@@ -141,7 +151,8 @@ struct AttentionLowering : OpConversionPattern<AttentionOp> {
           Value j = linalg::IndexOp::create(b, loc, rank - 1);
           Value inf = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(kNegInf));
           return arith::SelectOp::create(
-              b, loc, isAboveDiagonal(b, loc, i, j, causalOffset), inf, x);
+              b, loc, isHidden(b, loc, i, j, causalOffset, op.getWindow()),
+              inf, x);
         });
     Value probs = buildSoftmax(rewriter, loc, logits, scoreSizes,
                                /*zeroFullyMasked=*/true);

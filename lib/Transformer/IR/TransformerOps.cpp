@@ -374,6 +374,9 @@ FailureOr<TensorType> RopeOp::inferResultType(bool emitErrors) {
 //===----------------------------------------------------------------------===//
 
 FailureOr<TensorType> CreateCausalMaskOp::inferResultType(bool emitErrors) {
+  if (std::optional<int64_t> window = getWindow(); window && *window < 1)
+    return ShapeChecker(*this, emitErrors)
+        .fail("window must be at least 1, got " + std::to_string(*window));
   auto type = rankedType(getResult());
   if (!type || type.getRank() < 2 || !type.hasStaticShape())
     return ShapeChecker(*this, emitErrors)
@@ -393,6 +396,13 @@ std::optional<float> AttentionOp::getEffectiveScale() {
 
 FailureOr<TensorType> AttentionOp::inferResultType(bool emitErrors) {
   ShapeChecker check(*this, emitErrors);
+  if (std::optional<int64_t> window = getWindow()) {
+    if (*window < 1)
+      return check.fail("window must be at least 1, got " +
+                        std::to_string(*window));
+    if (!getCausal())
+      return check.fail("window requires the causal attribute");
+  }
   if (failed(check.checkMinRank(getQuery(), "query", 2)) ||
       failed(check.checkMinRank(getKey(), "key", 2)) ||
       failed(check.checkMinRank(getValue(), "value", 2)))

@@ -69,7 +69,7 @@ Value peelScale(Value value, float &factor) {
 }
 
 /// Whether `mask` is a causal mask of exactly the scores' last two dims, so
-/// that it can become the `causal` attribute.
+/// that it can become the `causal` attribute (and its window, `window`).
 bool isMatchingCausalMask(Value mask, Value scores) {
   auto maskOp = mask.getDefiningOp<CreateCausalMaskOp>();
   auto scoresType = dyn_cast<RankedTensorType>(scores.getType());
@@ -137,15 +137,17 @@ struct FuseAttentionPattern : OpRewritePattern<MatmulOp> {
       return rewriter.notifyMatchFailure(pv, "operands of different ranks");
 
     bool causal = false;
+    IntegerAttr window;
     if (mask && isMatchingCausalMask(mask, scores)) {
       causal = true;
+      window = mask.getDefiningOp<CreateCausalMaskOp>().getWindowAttr();
       mask = nullptr;
     }
 
     auto attention = AttentionOp::create(
         rewriter, pv.getLoc(), pv.getType(), q, k, v, mask,
-        rewriter.getF32FloatAttr(scale), causal ? rewriter.getUnitAttr()
-                                                : UnitAttr());
+        rewriter.getF32FloatAttr(scale),
+        causal ? rewriter.getUnitAttr() : UnitAttr(), window);
     rewriter.replaceOp(pv, attention.getResult());
     return success();
   }

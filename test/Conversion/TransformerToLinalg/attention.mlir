@@ -15,6 +15,26 @@ func.func @causal_mask() -> tensor<4x6xf32> {
 
 // -----
 
+// With a window, keys at or behind i + (Sk - Sq) - W are hidden too.
+// CHECK-LABEL: func @causal_mask_window
+// CHECK: %[[OFF:.*]] = arith.constant 2 : index
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<4x6xf32>)
+// CHECK: %[[I:.*]] = linalg.index 0 : index
+// CHECK: %[[J:.*]] = linalg.index 1 : index
+// CHECK: %[[LAST:.*]] = arith.addi %[[I]], %[[OFF]] : index
+// CHECK: %[[AHEAD:.*]] = arith.cmpi sgt, %[[J]], %[[LAST]] : index
+// CHECK: %[[W:.*]] = arith.constant 3 : index
+// CHECK: %[[FIRST:.*]] = arith.subi %[[LAST]], %[[W]] : index
+// CHECK: %[[BEHIND:.*]] = arith.cmpi sle, %[[J]], %[[FIRST]] : index
+// CHECK: %[[HIDDEN:.*]] = arith.ori %[[AHEAD]], %[[BEHIND]] : i1
+// CHECK: arith.select %[[HIDDEN]]
+func.func @causal_mask_window() -> tensor<4x6xf32> {
+  %0 = transformer.create_causal_mask {window = 3 : i64} : tensor<4x6xf32>
+  return %0 : tensor<4x6xf32>
+}
+
+// -----
+
 // Default scale 1/sqrt(16) = 0.25; q k^T (linalg.batch_matmul reading k
 // transposed), scale, softmax with zero rows (linalg.reduce for max and
 // sum), then probs @ v (linalg.batch_matmul).

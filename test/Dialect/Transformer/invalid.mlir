@@ -456,3 +456,27 @@ func.func @case56(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>) {
   %0 = transformer.attention %q, %k, %k {scale = 0x7FC00000 : f32} : tensor<4x8xf32>, tensor<6x8xf32>, tensor<6x8xf32> -> tensor<*xf32>
   return
 }
+
+// -----
+
+func.func @mask_window_zero() {
+  // expected-error@+1 {{'transformer.create_causal_mask' op window must be at least 1, got 0}}
+  %m = transformer.create_causal_mask {window = 0 : i64} : tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @attention_window_negative(%q: tensor<4x8xf32>) {
+  // expected-error@+1 {{'transformer.attention' op window must be at least 1, got -2}}
+  %0 = transformer.attention %q, %q, %q {causal, window = -2 : i64} : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @attention_window_without_causal(%q: tensor<4x8xf32>) {
+  // expected-error@+1 {{'transformer.attention' op window requires the causal attribute}}
+  %0 = transformer.attention %q, %q, %q {window = 2 : i64} : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  return
+}

@@ -99,6 +99,8 @@ func.func @masks(%x: tensor<2x4x6xf32>, %pad: tensor<6xf32>) {
   %m = transformer.create_causal_mask : tensor<4x6xf32>
   // CHECK: transformer.create_causal_mask : tensor<2x4x6xf32>
   %mb = transformer.create_causal_mask : tensor<2x4x6xf32>
+  // CHECK: transformer.create_causal_mask {window = 3 : i64} : tensor<4x6xf32>
+  %mw = transformer.create_causal_mask {window = 3 : i64} : tensor<4x6xf32>
   // CHECK: transformer.masked_softmax %{{.*}}, %{{.*}} : tensor<2x4x6xf32>, tensor<4x6xf32> -> tensor<2x4x6xf32>
   %0 = transformer.masked_softmax %x, %m : tensor<2x4x6xf32>, tensor<4x6xf32> -> tensor<2x4x6xf32>
   // CHECK: transformer.masked_softmax %{{.*}}, %{{.*}} : tensor<2x4x6xf32>, tensor<6xf32> -> tensor<2x4x6xf32>
@@ -115,6 +117,8 @@ func.func @attention(%q: tensor<2x9x8xf32>, %k: tensor<2x12x8xf32>, %v: tensor<2
   %1 = transformer.attention %q, %k, %v {causal, scale = 0.5 : f32} : tensor<2x9x8xf32>, tensor<2x12x8xf32>, tensor<2x12x4xf32> -> tensor<2x9x4xf32>
   // CHECK: transformer.attention %{{.*}}, %{{.*}}, %{{.*}} mask(%{{.*}} : tensor<9x12xf32>) {causal} : tensor<2x9x8xf32>
   %2 = transformer.attention %q, %k, %v mask(%m : tensor<9x12xf32>) {causal} : tensor<2x9x8xf32>, tensor<2x12x8xf32>, tensor<2x12x4xf32> -> tensor<2x9x4xf32>
+  // CHECK: transformer.attention %{{.*}}, %{{.*}}, %{{.*}} {causal, window = 4 : i64} : tensor<2x9x8xf32>
+  %3 = transformer.attention %q, %k, %v {causal, window = 4 : i64} : tensor<2x9x8xf32>, tensor<2x12x8xf32>, tensor<2x12x4xf32> -> tensor<2x9x4xf32>
   return
 }
 
