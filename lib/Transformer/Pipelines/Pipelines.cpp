@@ -33,8 +33,11 @@ void transformer::buildTransformerToLinalgPipeline(
 
 void transformer::buildLinalgToLLVMPipeline(
     OpPassManager &pm, const TransformerPipelineOptions &opts) {
-  if (opts.optLevel >= 1)
+  if (opts.optLevel >= 1) {
     pm.addNestedPass<func::FuncOp>(createTransformerFuseElementwisePass());
+    // One function per distinct kernel: layers share their code.
+    pm.addPass(createTransformerOutlineKernelsPass());
+  }
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -46,6 +49,9 @@ void transformer::buildLinalgToLLVMPipeline(
   // loop over transformer ops) yields a fresh allocation each iteration.
   bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Kernels write into buffers their callers allocate (outline-kernels).
+  if (opts.optLevel >= 1)
+    pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
   // Returned buffers are owned by the caller: ones that alias an argument or
   // a constant are cloned, and the clones become alloc + copy.
   bufferization::buildBufferDeallocationPipeline(pm);
