@@ -306,20 +306,23 @@ def gpt2_block(seq, rng, d=GPT2_D, heads=GPT2_HEADS, mlp=GPT2_MLP):
                     torch_block)
 
 
-def gpt2_stack_mlir(seq, layers, d=GPT2_D, heads=GPT2_HEADS, mlp=GPT2_MLP):
+def gpt2_stack_mlir(seq, layers, d=GPT2_D, heads=GPT2_HEADS, mlp=GPT2_MLP,
+                    shared=False):
     """`@main(x, parameters of layer 0, ..., of layer N-1)`: N blocks in a
     row, each with its own parameters (as a real model has), in one
-    function: the input of the compile-time workload."""
+    function: the input of the compile-time workload. With `shared`, every
+    layer uses the same 12 parameters (`@main` takes 13 arguments)."""
     T = _gpt2_param_types(d, mlp)
     X = _t((1, seq, d))
     args = ["%x: " + X]
-    for layer in range(layers):
+    for layer in range(1 if shared else layers):
         args += ["%%l%d_%s: %s" % (layer, n, T[n]) for n in _GPT2_PARAMS]
     body = ""
     x = "x"
     for layer in range(layers):
         out = "y%d" % layer
-        body += _gpt2_layer_mlir(seq, d, heads, mlp, x, "l%d_" % layer, out)
+        prefix = "l%d_" % (0 if shared else layer)
+        body += _gpt2_layer_mlir(seq, d, heads, mlp, x, prefix, out)
         x = out
     return (f"func.func @main({', '.join(args)}) -> {X} {{\n" + body +
             f"  return %{x} : {X}\n}}\n")

@@ -148,36 +148,6 @@ LogicalResult TransformerOutlineKernelsPass::outline(Group &group,
                                             group.ops.end());
   func::FuncOp caller = tail->getParentOfType<func::FuncOp>();
 
-  // The values the kernel takes, in order of first use, and the ops it
-  // holds: the producers it clones and the group's ops, each after what it
-  // uses.
-  llvm::SetVector<Value> arguments;
-  llvm::SetVector<Operation *> order;
-  llvm::SmallPtrSet<Operation *, 8> clones;
-  std::function<void(Value, bool)> visit = [&](Value value, bool asInit) {
-    Operation *def = value.getDefiningOp();
-    if (def && (members.contains(def) || clones.contains(def)))
-      return;
-    if (!isCloneable(value, asInit)) {
-      arguments.insert(value);
-      return;
-    }
-    clones.insert(def);
-    for (Value operand : def->getOperands())
-      visit(operand, /*asInit=*/false);
-    order.insert(def);
-  };
-  for (Operation *op : group.ops) {
-    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-    for (OpOperand &operand : op->getOpOperands())
-      visit(operand.get(), linalgOp && linalgOp.isDpsInit(&operand));
-    llvm::SetVector<Value> above;
-    getUsedValuesDefinedAbove(op->getRegions(), above);
-    for (Value v : above)
-      visit(v, /*asInit=*/false);
-    order.insert(op);
-  }
-
   // Results: what the caller still uses after the group.
   SmallVector<Value> results;
   for (Operation *op : group.ops)
@@ -189,33 +159,65 @@ LogicalResult TransformerOutlineKernelsPass::outline(Group &group,
   if (results.empty())
     return success(); // Dead; canonicalization removes it.
 
-  // Destinations: a result whose init chain (through cloned fills and
-  // broadcasts) starts at a tensor.empty is written into a buffer that the
-  // caller passes, so that the caller allocates it (and frees it) as it did
-  // before; the kernel's result is then equivalent to that argument, and
-  // --drop-equivalent-buffer-results removes it after bufferization.
+  // Destinations: a result whose init chain (through fills and broadcasts,
+  // which the kernel clones) starts at a tensor.empty is written into a
+  // buffer that the caller passes, so that the caller allocates it (and
+  // frees it) as it did before the outlining; the kernel's result is then
+  // equivalent to that argument, and --drop-equivalent-buffer-results
+  // removes it after bufferization.
   SmallVector<OpOperand *> destinations;
   SmallVector<tensor::EmptyOp> destinationEmpties;
   for (Value result : results) {
     auto dps = dyn_cast<DestinationStyleOpInterface>(result.getDefiningOp());
-    OpOperand *init = dps ? dps.getTiedOpOperand(cast<OpResult>(result))
-                          : nullptr;
-    while (init) {
+    OpOperand *init =
+        dps ? dps.getTiedOpOperand(cast<OpResult>(result)) : nullptr;
+    while (init && !llvm::is_contained(destinations, init)) {
       Operation *def = init->get().getDefiningOp();
-      if (!def || !clones.contains(def))
-        init = nullptr;
-      else if (auto empty = dyn_cast<tensor::EmptyOp>(def)) {
-        if (!llvm::is_contained(destinations, init)) {
-          destinations.push_back(init);
-          destinationEmpties.push_back(empty);
-        }
+      if (auto empty = dyn_cast_or_null<tensor::EmptyOp>(def)) {
+        destinations.push_back(init);
+        destinationEmpties.push_back(empty);
         break;
-      } else if (auto producer = dyn_cast<DestinationStyleOpInterface>(def);
-                 producer && def->getNumResults() == 1)
-        init = producer.getTiedOpOperand(cast<OpResult>(def->getResult(0)));
-      else
-        init = nullptr;
+      }
+      if (!def || members.contains(def) || !isCloneable(init->get(), true) ||
+          def->getNumResults() != 1 || !isa<DestinationStyleOpInterface>(def))
+        break;
+      init = cast<DestinationStyleOpInterface>(def).getTiedOpOperand(
+          cast<OpResult>(def->getResult(0)));
     }
+  }
+
+  // The values the kernel takes, in order of first use, and the ops it
+  // holds: the producers it clones and the group's ops, each after what it
+  // uses.
+  llvm::SetVector<Value> arguments;
+  llvm::SetVector<Operation *> order;
+  llvm::SmallPtrSet<Operation *, 8> clones;
+  std::function<void(Operation *)> visitOperands;
+  std::function<void(Value, bool)> visit = [&](Value value, bool asInit) {
+    Operation *def = value.getDefiningOp();
+    if (def && (members.contains(def) || clones.contains(def)))
+      return;
+    if (!isCloneable(value, asInit)) {
+      arguments.insert(value);
+      return;
+    }
+    clones.insert(def);
+    visitOperands(def);
+    order.insert(def);
+  };
+  visitOperands = [&](Operation *op) {
+    auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+    for (OpOperand &operand : op->getOpOperands())
+      if (!llvm::is_contained(destinations, &operand))
+        visit(operand.get(), dps && dps.isDpsInit(&operand));
+    llvm::SetVector<Value> above;
+    getUsedValuesDefinedAbove(op->getRegions(), above);
+    for (Value v : above)
+      visit(v, /*asInit=*/false);
+  };
+  for (Operation *op : group.ops) {
+    visitOperands(op);
+    order.insert(op);
   }
 
   // Build the kernel.
@@ -244,14 +246,10 @@ LogicalResult TransformerOutlineKernelsPass::outline(Group &group,
   OpBuilder body = OpBuilder::atBlockEnd(entry);
   for (Operation *op : order)
     body.clone(*op, mapping);
-  for (auto [i, init] : llvm::enumerate(destinations)) {
-    Operation *owner = mapping.lookup(init->getOwner());
-    Operation *empty = owner->getOperand(init->getOperandNumber()).getDefiningOp();
-    owner->setOperand(init->getOperandNumber(),
-                      entry->getArgument(arguments.size() + i));
-    if (empty->use_empty())
-      empty->erase();
-  }
+  for (auto [i, init] : llvm::enumerate(destinations))
+    mapping.lookup(init->getOwner())
+        ->setOperand(init->getOperandNumber(),
+                     entry->getArgument(arguments.size() + i));
   SmallVector<Value> returned;
   for (Value v : results)
     returned.push_back(mapping.lookup(v));
@@ -295,6 +293,10 @@ LogicalResult TransformerOutlineKernelsPass::outline(Group &group,
   for (Operation *op : llvm::reverse(order))
     if (clones.contains(op) && op->use_empty() && isMemoryEffectFree(op))
       op->erase();
+  for (Operation *empty : llvm::SmallPtrSet<Operation *, 4>(
+           llvm::from_range, destinationEmpties))
+    if (empty->use_empty())
+      empty->erase();
   return success();
 }
 
