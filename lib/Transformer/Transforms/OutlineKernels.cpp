@@ -293,9 +293,10 @@ LogicalResult TransformerOutlineKernelsPass::outline(Group &group,
   for (Operation *op : llvm::reverse(order))
     if (clones.contains(op) && op->use_empty() && isMemoryEffectFree(op))
       op->erase();
+  // (One that was also cloned has been handled above.)
   for (Operation *empty : llvm::SmallPtrSet<Operation *, 4>(
            llvm::from_range, destinationEmpties))
-    if (empty->use_empty())
+    if (!clones.contains(empty) && empty->use_empty())
       empty->erase();
   return success();
 }
