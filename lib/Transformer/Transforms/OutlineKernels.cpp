@@ -121,8 +121,7 @@ bool TransformerOutlineKernelsPass::isCloneable(Value value,
             shaped.getNumElements() <= maxClonedConstantElements);
   }
   if (isa<tensor::EmptyOp, tensor::DimOp, tensor::ExtractSliceOp,
-          tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp>(
-          def))
+          tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp>(def))
     return true;
   return asInit && isInitProducer(def);
 }
@@ -132,11 +131,11 @@ bool TransformerOutlineKernelsPass::isCloneable(Value value,
 static llvm::hash_code hashKernel(func::FuncOp func) {
   llvm::hash_code hash = hash_value(func.getFunctionType());
   func.getBody().walk([&](Operation *op) {
-    hash = llvm::hash_combine(
-        hash, OperationEquivalence::computeHash(
-                  op, OperationEquivalence::ignoreHashValue,
-                  OperationEquivalence::ignoreHashValue,
-                  OperationEquivalence::IgnoreLocations));
+    hash =
+        llvm::hash_combine(hash, OperationEquivalence::computeHash(
+                                     op, OperationEquivalence::ignoreHashValue,
+                                     OperationEquivalence::ignoreHashValue,
+                                     OperationEquivalence::IgnoreLocations));
   });
   return hash;
 }
@@ -144,8 +143,7 @@ static llvm::hash_code hashKernel(func::FuncOp func) {
 LogicalResult TransformerOutlineKernelsPass::outline(Group &group,
                                                      SymbolTable &symbols) {
   Operation *tail = group.ops.back();
-  llvm::SmallPtrSet<Operation *, 8> members(group.ops.begin(),
-                                            group.ops.end());
+  llvm::SmallPtrSet<Operation *, 8> members(group.ops.begin(), group.ops.end());
   func::FuncOp caller = tail->getParentOfType<func::FuncOp>();
 
   // Results: what the caller still uses after the group.
@@ -283,8 +281,7 @@ LogicalResult TransformerOutlineKernelsPass::outline(Group &group,
   // make bufferization copy.
   for (tensor::EmptyOp empty : destinationEmpties)
     operands.push_back(builder.clone(*empty)->getResult(0));
-  auto call =
-      func::CallOp::create(builder, tail->getLoc(), callee, operands);
+  auto call = func::CallOp::create(builder, tail->getLoc(), callee, operands);
   for (auto [old, fresh] : llvm::zip(results, call.getResults()))
     old.replaceAllUsesWith(fresh);
   for (Operation *op : llvm::reverse(group.ops))
@@ -294,8 +291,8 @@ LogicalResult TransformerOutlineKernelsPass::outline(Group &group,
     if (clones.contains(op) && op->use_empty() && isMemoryEffectFree(op))
       op->erase();
   // (One that was also cloned has been handled above.)
-  for (Operation *empty : llvm::SmallPtrSet<Operation *, 4>(
-           llvm::from_range, destinationEmpties))
+  for (Operation *empty :
+       llvm::SmallPtrSet<Operation *, 4>(llvm::from_range, destinationEmpties))
     if (!clones.contains(empty) && empty->use_empty())
       empty->erase();
   return success();
