@@ -189,10 +189,12 @@ def attention(batch, heads, sq, sk, d, causal, rng, window=None):
 
 # --- GPT-2 block ----------------------------------------------------------
 
-def gpt2_block(seq, rng, d=GPT2_D, heads=GPT2_HEADS, mlp=GPT2_MLP):
-    hd = d // heads
-    x = _rand(rng, (1, seq, d))
-    params = {
+_GPT2_PARAMS = ["g1", "b1", "wqkv", "bqkv", "wo", "bo", "g2", "b2", "wfc",
+                "bfc", "wpr", "bpr"]
+
+
+def _gpt2_params(rng, d, mlp):
+    return {
         "g1": _rand(rng, (d,)), "b1": _rand(rng, (d,), 0.02),
         "wqkv": _rand(rng, (3 * d, d), 0.02), "bqkv": _rand(rng, (3 * d,), 0.02),
         "wo": _rand(rng, (d, d), 0.02), "bo": _rand(rng, (d,), 0.02),
@@ -200,38 +202,48 @@ def gpt2_block(seq, rng, d=GPT2_D, heads=GPT2_HEADS, mlp=GPT2_MLP):
         "wfc": _rand(rng, (mlp, d), 0.02), "bfc": _rand(rng, (mlp,), 0.02),
         "wpr": _rand(rng, (d, mlp), 0.02), "bpr": _rand(rng, (d,), 0.02),
     }
+
+
+def _gpt2_param_types(d, mlp):
+    return {"g1": _t((d,)), "b1": _t((d,)), "wqkv": _t((3 * d, d)),
+            "bqkv": _t((3 * d,)), "wo": _t((d, d)), "bo": _t((d,)),
+            "g2": _t((d,)), "b2": _t((d,)), "wfc": _t((mlp, d)),
+            "bfc": _t((mlp,)), "wpr": _t((d, mlp)), "bpr": _t((d,))}
+
+
+def _gpt2_layer_mlir(seq, d, heads, mlp, x, p, out):
+    """The ops of one block from %x to %out; %p<name> are its parameters."""
+    hd = d // heads
     X, D3, M = _t((1, seq, d)), _t((1, seq, 3 * d)), _t((1, seq, mlp))
     H5 = _t((1, seq, 3, heads, hd))
     HT = _t((3, 1, heads, seq, hd))
     HQ = _t((1, heads, seq, hd))
     HM = _t((1, seq, heads, hd))
-    mlir = f"""func.func @main(%x: {X}, %g1: {_t((d,))}, %b1: {_t((d,))},
-    %wqkv: {_t((3 * d, d))}, %bqkv: {_t((3 * d,))}, %wo: {_t((d, d))}, %bo: {_t((d,))},
-    %g2: {_t((d,))}, %b2: {_t((d,))}, %wfc: {_t((mlp, d))}, %bfc: {_t((mlp,))},
-    %wpr: {_t((d, mlp))}, %bpr: {_t((d,))}) -> {X} {{
-  %h = transformer.layer_norm %x, %g1, %b1 : {X}, {_t((d,))}, {_t((d,))} -> {X}
-  %qkv = transformer.linear %h, %wqkv, %bqkv : {X}, {_t((3 * d, d))}, {_t((3 * d,))} -> {D3}
-  %split = tensor.expand_shape %qkv [[0], [1], [2, 3, 4]] output_shape [1, {seq}, 3, {heads}, {hd}] : {D3} into {H5}
-  %heads = transformer.transpose %split {{permutation = array<i64: 2, 0, 3, 1, 4>}} : {H5} -> {HT}
-  %q = tensor.extract_slice %heads[0, 0, 0, 0, 0] [1, 1, {heads}, {seq}, {hd}] [1, 1, 1, 1, 1] : {HT} to {HQ}
-  %k = tensor.extract_slice %heads[1, 0, 0, 0, 0] [1, 1, {heads}, {seq}, {hd}] [1, 1, 1, 1, 1] : {HT} to {HQ}
-  %v = tensor.extract_slice %heads[2, 0, 0, 0, 0] [1, 1, {heads}, {seq}, {hd}] [1, 1, 1, 1, 1] : {HT} to {HQ}
-  %a = transformer.attention %q, %k, %v {{causal}} : {HQ}, {HQ}, {HQ} -> {HQ}
-  %at = transformer.transpose %a {{permutation = array<i64: 0, 2, 1, 3>}} : {HQ} -> {HM}
-  %merged = tensor.collapse_shape %at [[0], [1], [2, 3]] : {HM} into {X}
-  %proj = transformer.linear %merged, %wo, %bo : {X}, {_t((d, d))}, {_t((d,))} -> {X}
-  %x1 = transformer.add %x, %proj : {X}, {X} -> {X}
-  %h2 = transformer.layer_norm %x1, %g2, %b2 : {X}, {_t((d,))}, {_t((d,))} -> {X}
-  %fc = transformer.linear %h2, %wfc, %bfc : {X}, {_t((mlp, d))}, {_t((mlp,))} -> {M}
-  %act = transformer.gelu %fc : {M} -> {M}
-  %out_mlp = transformer.linear %act, %wpr, %bpr : {M}, {_t((d, mlp))}, {_t((d,))} -> {X}
-  %out = transformer.add %x1, %out_mlp : {X}, {X} -> {X}
-  return %out : {X}
-}}
+    T = _gpt2_param_types(d, mlp)
+    v = lambda name: "%" + out + "_" + name  # noqa: E731
+    a = lambda name: "%" + p + name  # noqa: E731
+    return f"""  {v('h')} = transformer.layer_norm %{x}, {a('g1')}, {a('b1')} : {X}, {T['g1']}, {T['b1']} -> {X}
+  {v('qkv')} = transformer.linear {v('h')}, {a('wqkv')}, {a('bqkv')} : {X}, {T['wqkv']}, {T['bqkv']} -> {D3}
+  {v('split')} = tensor.expand_shape {v('qkv')} [[0], [1], [2, 3, 4]] output_shape [1, {seq}, 3, {heads}, {hd}] : {D3} into {H5}
+  {v('heads')} = transformer.transpose {v('split')} {{permutation = array<i64: 2, 0, 3, 1, 4>}} : {H5} -> {HT}
+  {v('q')} = tensor.extract_slice {v('heads')}[0, 0, 0, 0, 0] [1, 1, {heads}, {seq}, {hd}] [1, 1, 1, 1, 1] : {HT} to {HQ}
+  {v('k')} = tensor.extract_slice {v('heads')}[1, 0, 0, 0, 0] [1, 1, {heads}, {seq}, {hd}] [1, 1, 1, 1, 1] : {HT} to {HQ}
+  {v('v')} = tensor.extract_slice {v('heads')}[2, 0, 0, 0, 0] [1, 1, {heads}, {seq}, {hd}] [1, 1, 1, 1, 1] : {HT} to {HQ}
+  {v('a')} = transformer.attention {v('q')}, {v('k')}, {v('v')} {{causal}} : {HQ}, {HQ}, {HQ} -> {HQ}
+  {v('at')} = transformer.transpose {v('a')} {{permutation = array<i64: 0, 2, 1, 3>}} : {HQ} -> {HM}
+  {v('merged')} = tensor.collapse_shape {v('at')} [[0], [1], [2, 3]] : {HM} into {X}
+  {v('proj')} = transformer.linear {v('merged')}, {a('wo')}, {a('bo')} : {X}, {T['wo']}, {T['bo']} -> {X}
+  {v('x1')} = transformer.add %{x}, {v('proj')} : {X}, {X} -> {X}
+  {v('h2')} = transformer.layer_norm {v('x1')}, {a('g2')}, {a('b2')} : {X}, {T['g2']}, {T['b2']} -> {X}
+  {v('fc')} = transformer.linear {v('h2')}, {a('wfc')}, {a('bfc')} : {X}, {T['wfc']}, {T['bfc']} -> {M}
+  {v('act')} = transformer.gelu {v('fc')} : {M} -> {M}
+  {v('mlp')} = transformer.linear {v('act')}, {a('wpr')}, {a('bpr')} : {M}, {T['wpr']}, {T['bpr']} -> {X}
+  %{out} = transformer.add {v('x1')}, {v('mlp')} : {X}, {X} -> {X}
 """
-    names = ["g1", "b1", "wqkv", "bqkv", "wo", "bo", "g2", "b2", "wfc", "bfc",
-             "wpr", "bpr"]
-    inputs = [x] + [params[n] for n in names]
+
+
+def _np_gpt2_block(seq, d, heads, mlp):
+    hd = d // heads
     c = math.sqrt(2.0 / math.pi)
     causal = np.triu(np.ones((seq, seq), dtype=bool), 1)
 
@@ -268,11 +280,81 @@ def gpt2_block(seq, rng, d=GPT2_D, heads=GPT2_HEADS, mlp=GPT2_MLP):
                    approximate="tanh")
         return x1 + F.linear(f, wpr, bpr)
 
-    flops = seq * (2.0 * d * (3 * d + d + 2 * mlp)) + \
-        4.0 * heads * seq * seq * hd
+    return np_block, torch_block
+
+
+def _gpt2_flops(seq, d, heads, mlp):
+    return seq * (2.0 * d * (3 * d + d + 2 * mlp)) + 4.0 * heads * seq * seq * (
+        d // heads)
+
+
+def gpt2_block(seq, rng, d=GPT2_D, heads=GPT2_HEADS, mlp=GPT2_MLP):
+    x = _rand(rng, (1, seq, d))
+    params = _gpt2_params(rng, d, mlp)
+    T = _gpt2_param_types(d, mlp)
+    X = _t((1, seq, d))
+    args = ", ".join(["%x: " + X] + ["%%%s: %s" % (n, T[n])
+                                      for n in _GPT2_PARAMS])
+    mlir = (f"func.func @main({args}) -> {X} {{\n" +
+            _gpt2_layer_mlir(seq, d, heads, mlp, "x", "", "out") +
+            f"  return %out : {X}\n}}\n")
+    inputs = [x] + [params[n] for n in _GPT2_PARAMS]
+    np_block, torch_block = _np_gpt2_block(seq, d, heads, mlp)
     bytes_moved = 4 * sum(a.size for a in inputs) + 4 * seq * d
-    return Workload(f"GPT-2 block seq {seq}", "model", mlir, inputs, flops,
-                    bytes_moved, np_block, torch_block)
+    return Workload(f"GPT-2 block seq {seq}", "model", mlir, inputs,
+                    _gpt2_flops(seq, d, heads, mlp), bytes_moved, np_block,
+                    torch_block)
+
+
+def gpt2_stack_mlir(seq, layers, d=GPT2_D, heads=GPT2_HEADS, mlp=GPT2_MLP,
+                    shared=False):
+    """`@main(x, parameters of layer 0, ..., of layer N-1)`: N blocks in a
+    row, each with its own parameters (as a real model has), in one
+    function: the input of the compile-time workload. With `shared`, every
+    layer uses the same 12 parameters (`@main` takes 13 arguments)."""
+    T = _gpt2_param_types(d, mlp)
+    X = _t((1, seq, d))
+    args = ["%x: " + X]
+    for layer in range(1 if shared else layers):
+        args += ["%%l%d_%s: %s" % (layer, n, T[n]) for n in _GPT2_PARAMS]
+    body = ""
+    x = "x"
+    for layer in range(layers):
+        out = "y%d" % layer
+        prefix = "l%d_" % (0 if shared else layer)
+        body += _gpt2_layer_mlir(seq, d, heads, mlp, x, prefix, out)
+        x = out
+    return (f"func.func @main({', '.join(args)}) -> {X} {{\n" + body +
+            f"  return %{x} : {X}\n}}\n")
+
+
+def gpt2_stack(seq, layers, rng, d=GPT2_D, heads=GPT2_HEADS, mlp=GPT2_MLP):
+    """N GPT-2 blocks in a row, each with its own parameters. Its column of
+    interest is compile time: identical layers compile to one set of
+    kernels."""
+    x = _rand(rng, (1, seq, d))
+    inputs = [x]
+    for _ in range(layers):
+        params = _gpt2_params(rng, d, mlp)
+        inputs += [params[n] for n in _GPT2_PARAMS]
+    np_block, torch_block = _np_gpt2_block(seq, d, heads, mlp)
+    n = len(_GPT2_PARAMS)
+
+    def np_stack(x, *params):
+        for layer in range(layers):
+            x = np_block(x, *params[layer * n:(layer + 1) * n])
+        return x
+
+    def torch_stack(torch, x, *params):
+        for layer in range(layers):
+            x = torch_block(torch, x, *params[layer * n:(layer + 1) * n])
+        return x
+
+    bytes_moved = 4 * sum(a.size for a in inputs) + 4 * seq * d
+    return Workload(f"GPT-2 stack {layers} blocks seq {seq}", "model",
+                    gpt2_stack_mlir(seq, layers, d, heads, mlp), inputs,
+                    layers * _gpt2_flops(seq, d, heads, mlp), bytes_moved,
+                    np_stack, torch_stack)
 
 
 def suite(quick, rng):
@@ -281,7 +363,8 @@ def suite(quick, rng):
         return [matmul(64, 64, 64, rng), linear(8, 32, 48, rng),
                 layer_norm(8, 32, rng), softmax(8, 32, rng), gelu(8, 32, rng),
                 add(8, 32, rng), attention(1, 2, 16, 16, 8, True, rng),
-                gpt2_block(8, rng, d=32, heads=4, mlp=128)]
+                gpt2_block(8, rng, d=32, heads=4, mlp=128),
+                gpt2_stack(8, 2, rng, d=32, heads=4, mlp=128)]
     seq = 128
     return [
         matmul(256, 256, 256, rng), matmul(512, 512, 512, rng),
@@ -292,6 +375,7 @@ def suite(quick, rng):
         layer_norm(seq, GPT2_D, rng), softmax(GPT2_HEADS * seq, seq, rng),
         gelu(seq, GPT2_MLP, rng), add(seq, GPT2_D, rng),
         gpt2_block(128, rng), gpt2_block(512, rng),
+        gpt2_stack(128, 12, rng),
         attention(1, 8, 512, 512, 64, False, rng),
         attention(1, 8, 512, 512, 64, True, rng),
         attention(1, 12, 1024, 1024, 64, False, rng),

@@ -9,7 +9,7 @@
 // LINALG4: error: transformer-to-linalg-pipeline: opt-level must be 0 to 3, got 4
 // FLAG9: transformer-to-llvm: opt-level must be 0 to 3, got 9
 // OK3: llvm.func @f
-// OK3-NOT: transformer.
+// OK3-NOT: = transformer.
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = transformer.relu %x : tensor<4xf32> -> tensor<4xf32>
   return %0 : tensor<4xf32>

@@ -17,6 +17,7 @@
 // CHECK: | add 8x32 |
 // CHECK: | attention (1,2,16,8) causal |
 // CHECK: | GPT-2 block seq 8 |
+// CHECK: | GPT-2 stack 2 blocks seq 8 | {{[0-9.]+}} |{{.*}}| {{[0-9.]+}} | {{[0-9.e+-]+}} |
 // CHECK-NOT: error
 // CHECK: numpy-1t: version
-// JSON: 8 True
+// JSON: 9 True

@@ -104,4 +104,36 @@ def TransformerLowerStridedCopiesPass
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def TransformerOutlineKernelsPass
+    : Pass<"transformer-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Move compute groups into kernel functions, one per distinct kernel";
+  let description = [{
+    Moves each group of linalg ops on tensors into a private function (a
+    kernel, marked `transformer.kernel` and `no_inline`) and replaces the
+    group with a `func.call`. Functions that are structurally equal (same
+    ops, types and attributes: `OperationEquivalence`) are created once, so
+    the layers of a model share their kernels and LLVM compiles each one
+    once, as IREE deduplicates its dispatches.
+
+    A group is one linalg op, or a contraction (`linalg::isaContractionOpInterface`)
+    with the chain of element-wise ops that only it feeds (bias, activation,
+    residual), so that tiling can still fuse them. A `linalg.fill` or a
+    broadcast that only initialises results is cloned into the kernels it
+    initialises. The kernel recomputes `tensor.empty`, `tensor.dim`, slices,
+    reshapes, casts, scalar and splat constants and constants of up to
+    `max-cloned-constant-elements` elements; it takes every other value it
+    uses (tensors, dynamic sizes, scalars, larger constants) as an argument.
+  }];
+  let options = [
+    Option<"maxClonedConstantElements", "max-cloned-constant-elements",
+           "int64_t", /*default=*/"64",
+           "Largest non-splat constant cloned into a kernel; larger ones are "
+           "passed as arguments">
+  ];
+  let dependentDialects = [
+    "::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 #endif // TRANSFORMER_TRANSFORMS_PASSES

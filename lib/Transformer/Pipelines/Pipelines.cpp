@@ -123,6 +123,8 @@ void transformer::buildLinalgToLLVMPipeline(
     // which is what element-wise fusion fuses.
     pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());
     pm.addNestedPass<func::FuncOp>(createTransformerFuseElementwisePass());
+    // One function per distinct kernel: layers share their code.
+    pm.addPass(createTransformerOutlineKernelsPass());
   }
   bool codegen = opts.optLevel >= 2;
   if (codegen)
@@ -139,6 +141,9 @@ void transformer::buildLinalgToLLVMPipeline(
   // loop over transformer ops) yields a fresh allocation each iteration.
   bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Kernels write into buffers their callers allocate (outline-kernels).
+  if (opts.optLevel >= 1)
+    pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
   // Returned buffers are owned by the caller: ones that alias an argument or
   // a constant are cloned, and the clones become alloc + copy.
   bufferization::buildBufferDeallocationPipeline(pm);

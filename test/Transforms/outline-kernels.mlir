@@ -1,0 +1,207 @@
+// RUN: transformer-opt %s --transformer-outline-kernels -split-input-file | FileCheck %s
+// Kernels are not outlined again, and equal groups of a second run reuse
+// the kernels of the first.
+// RUN: transformer-opt %s --transformer-outline-kernels --transformer-outline-kernels -split-input-file | FileCheck %s
+// RUN: transformer-opt %s --transformer-outline-kernels=max-cloned-constant-elements=0 -split-input-file | FileCheck %s --check-prefix=NOCLONE
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+#lhs = affine_map<(d0, d1, d2) -> (d0, d2)>
+#rhs = affine_map<(d0, d1, d2) -> (d1, d2)>
+#out = affine_map<(d0, d1, d2) -> (d0, d1)>
+
+// Two identical layers, relu(x @ w^T + b) (a contraction initialised with
+// the broadcast bias, then an element-wise consumer that only it feeds),
+// become one kernel called twice, once per layer with that layer's weights.
+// The broadcast is cloned into the kernel; the caller passes the result's
+// buffer (a tensor.empty) as the last argument.
+// CHECK-LABEL: func.func private @layers_kernel(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<4x16xf32>, %[[W:[a-z0-9]+]]: tensor<16x16xf32>, %[[B:[a-z0-9]+]]: tensor<16xf32>, %[[DEST:[a-z0-9]+]]: tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-SAME: attributes {no_inline, passthrough = ["noinline"], transformer.kernel}
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4x16xf32>
+// CHECK: %[[BIAS:.*]] = linalg.generic {{.*}} ins(%[[B]] : tensor<16xf32>) outs(%[[E]] : tensor<4x16xf32>)
+// CHECK: %[[MM:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[X]], %[[W]] : {{.*}}) outs(%[[BIAS]] : tensor<4x16xf32>)
+// CHECK: %[[RELU:.*]] = linalg.generic {{.*}} ins(%[[MM]] : tensor<4x16xf32>) outs(%[[DEST]] : tensor<4x16xf32>)
+// CHECK: arith.maximumf
+// CHECK: return %[[RELU]] : tensor<4x16xf32>
+// CHECK-NOT: func.func private
+// CHECK-LABEL: func.func @layers(
+// CHECK-SAME: %[[X0:[a-z0-9]+]]: tensor<4x16xf32>, %[[W0:[a-z0-9]+]]: tensor<16x16xf32>, %[[B0:[a-z0-9]+]]: tensor<16xf32>, %[[W1:[a-z0-9]+]]: tensor<16x16xf32>, %[[B1:[a-z0-9]+]]: tensor<16xf32>
+// CHECK: %[[D0:.*]] = tensor.empty() : tensor<4x16xf32>
+// CHECK: %[[Y0:.*]] = call @layers_kernel(%[[X0]], %[[W0]], %[[B0]], %[[D0]])
+// CHECK: %[[D1:.*]] = tensor.empty() : tensor<4x16xf32>
+// CHECK: %[[Y1:.*]] = call @layers_kernel(%[[Y0]], %[[W1]], %[[B1]], %[[D1]])
+// CHECK-NOT: linalg.
+// CHECK: return %[[Y1]]
+func.func @layers(%x: tensor<4x16xf32>, %w0: tensor<16x16xf32>, %b0: tensor<16xf32>,
+                  %w1: tensor<16x16xf32>, %b1: tensor<16xf32>) -> tensor<4x16xf32> {
+  %e = tensor.empty() : tensor<4x16xf32>
+  %bias0 = linalg.generic {indexing_maps = [#row, #id], iterator_types = ["parallel", "parallel"]} ins(%b0 : tensor<16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<4x16xf32>
+  %mm0 = linalg.generic {indexing_maps = [#lhs, #rhs, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w0 : tensor<4x16xf32>, tensor<16x16xf32>) outs(%bias0 : tensor<4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %relu0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm0 : tensor<4x16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<4x16xf32>
+  %bias1 = linalg.generic {indexing_maps = [#row, #id], iterator_types = ["parallel", "parallel"]} ins(%b1 : tensor<16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<4x16xf32>
+  %mm1 = linalg.generic {indexing_maps = [#lhs, #rhs, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%relu0, %w1 : tensor<4x16xf32>, tensor<16x16xf32>) outs(%bias1 : tensor<4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x16xf32>
+  %relu1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm1 : tensor<4x16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<4x16xf32>
+  return %relu1 : tensor<4x16xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+
+// The same op on two shapes: two kernels. A contraction whose result is
+// also used elsewhere takes no consumer.
+// CHECK-LABEL: func.func private @shapes_kernel(
+// CHECK-SAME: tensor<4x8xf32>, %{{.*}}: tensor<8x16xf32>, %{{.*}}: tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK: linalg.fill
+// CHECK: linalg.matmul
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func private @shapes_kernel_0(
+// CHECK-SAME: tensor<4x16xf32>, %{{.*}}: tensor<16x8xf32>, %{{.*}}: tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: linalg.matmul
+// CHECK-LABEL: func.func private @shapes_kernel_1(
+// CHECK-SAME: tensor<4x16xf32>, %{{.*}}: tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK: arith.addf
+// CHECK-LABEL: func.func @shapes(
+// CHECK: call @shapes_kernel(
+// CHECK: call @shapes_kernel_0(
+// CHECK: call @shapes_kernel_1(
+func.func @shapes(%x: tensor<4x8xf32>, %w0: tensor<8x16xf32>, %w1: tensor<16x8xf32>) -> (tensor<4x8xf32>, tensor<4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<4x16xf32>
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %y0 = linalg.matmul ins(%x, %w0 : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f0 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %e1 = tensor.empty() : tensor<4x8xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %y1 = linalg.matmul ins(%y0, %w1 : tensor<4x16xf32>, tensor<16x8xf32>) outs(%f1 : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %d = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%y0 : tensor<4x16xf32>) outs(%e0 : tensor<4x16xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %s = arith.addf %in, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<4x16xf32>
+  return %y1, %d : tensor<4x8xf32>, tensor<4x16xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+
+// Dynamic shapes: the kernel reads the sizes from the tensors it takes, and
+// the caller makes the destination with the size it already has. Both
+// layers share the kernel.
+// CHECK-LABEL: func.func private @dynamic_kernel(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<?x8xf32>, %[[W:[a-z0-9]+]]: tensor<8x8xf32>, %[[DEST:[a-z0-9]+]]: tensor<?x8xf32>) -> tensor<?x8xf32>
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[DEST]] : tensor<?x8xf32>)
+// CHECK: linalg.matmul ins(%[[X]], %[[W]] : tensor<?x8xf32>, tensor<8x8xf32>) outs(%[[F]] : tensor<?x8xf32>)
+// CHECK-NOT: func.func private
+// CHECK-LABEL: func.func @dynamic(
+// CHECK-SAME: %[[X0:[a-z0-9]+]]: tensor<?x8xf32>
+// CHECK: %[[N:.*]] = tensor.dim %[[X0]]
+// CHECK: %[[D0:.*]] = tensor.empty(%[[N]]) : tensor<?x8xf32>
+// CHECK: %[[Y0:.*]] = call @dynamic_kernel(%[[X0]], %{{.*}}, %[[D0]])
+// CHECK: %[[D1:.*]] = tensor.empty(%[[N]]) : tensor<?x8xf32>
+// CHECK: call @dynamic_kernel(%[[Y0]], %{{.*}}, %[[D1]])
+func.func @dynamic(%x: tensor<?x8xf32>, %w0: tensor<8x8xf32>, %w1: tensor<8x8xf32>) -> tensor<?x8xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %x, %c0 : tensor<?x8xf32>
+  %e = tensor.empty(%n) : tensor<?x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x8xf32>) -> tensor<?x8xf32>
+  %y0 = linalg.matmul ins(%x, %w0 : tensor<?x8xf32>, tensor<8x8xf32>) outs(%f : tensor<?x8xf32>) -> tensor<?x8xf32>
+  %y1 = linalg.matmul ins(%y0, %w1 : tensor<?x8xf32>, tensor<8x8xf32>) outs(%f : tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %y1 : tensor<?x8xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+
+// Captured values: a small constant is cloned into the kernel (a large one,
+// or any with max-cloned-constant-elements=0, is passed in); a scalar that
+// is not a constant is an argument; a slice is taken inside the kernel from
+// the whole tensor, so the call passes a contiguous buffer.
+// CHECK-LABEL: func.func private @captured_kernel(
+// CHECK-SAME: %[[T:[a-z0-9]+]]: tensor<8x8xf32>, %[[S:[a-z0-9]+]]: f32, %[[DEST:[a-z0-9]+]]: tensor<4x8xf32>)
+// CHECK-DAG: %[[C:.*]] = arith.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00, 7.000000e+00, 8.000000e+00]> : tensor<8xf32>
+// CHECK-DAG: %[[X:.*]] = tensor.extract_slice %[[T]][4, 0] [4, 8] [1, 1]
+// CHECK: linalg.generic {{.*}} ins(%[[X]], %[[C]] : tensor<4x8xf32>, tensor<8xf32>) outs(%[[DEST]] : tensor<4x8xf32>)
+// CHECK: arith.mulf %{{.*}}, %[[S]]
+// CHECK-LABEL: func.func @captured(
+// CHECK-SAME: %[[T0:[a-z0-9]+]]: tensor<8x8xf32>, %[[S0:[a-z0-9]+]]: f32
+// CHECK-NOT: arith.constant dense
+// CHECK: call @captured_kernel(%[[T0]], %[[S0]], %{{.*}})
+// NOCLONE-LABEL: func.func private @captured_kernel(
+// NOCLONE-SAME: %{{.*}}: tensor<8x8xf32>, %{{.*}}: tensor<8xf32>, %{{.*}}: f32, %{{.*}}: tensor<4x8xf32>)
+// NOCLONE-LABEL: func.func @captured(
+// NOCLONE: %[[C:.*]] = arith.constant dense
+// NOCLONE: call @captured_kernel(%{{.*}}, %[[C]], %{{.*}}, %{{.*}})
+func.func @captured(%t: tensor<8x8xf32>, %s: f32) -> tensor<4x8xf32> {
+  %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]> : tensor<8xf32>
+  %x = tensor.extract_slice %t[4, 0] [4, 8] [1, 1] : tensor<8x8xf32> to tensor<4x8xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %y = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %c : tensor<4x8xf32>, tensor<8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.mulf %m, %s : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+
+// A row reduction is a kernel of its own, and the fill that two reductions
+// share is cloned into both kernels. Ops that are not linalg stay in the
+// caller, and so do linalg ops on buffers.
+// CHECK-LABEL: func.func private @rows_kernel(
+// CHECK-SAME: %{{.*}}: tensor<4x8xf32>, %[[DEST:[a-z0-9]+]]: tensor<4xf32>) -> tensor<4xf32>
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[DEST]] : tensor<4xf32>)
+// CHECK: arith.addf
+// CHECK-LABEL: func.func private @rows_kernel_0(
+// CHECK: arith.maximumf
+// CHECK-LABEL: func.func @rows(
+// CHECK: call @rows_kernel(
+// CHECK: call @rows_kernel_0(
+// CHECK: tensor.concat
+// CHECK: linalg.copy ins(%{{.*}} : memref<4xf32>)
+func.func @rows(%x: tensor<4x8xf32>, %m: memref<4xf32>, %n: memref<4xf32>) -> tensor<8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.reduce { arith.addf } ins(%x : tensor<4x8xf32>) outs(%f : tensor<4xf32>) dimensions = [1]
+  %max = linalg.reduce { arith.maximumf } ins(%x : tensor<4x8xf32>) outs(%f : tensor<4xf32>) dimensions = [1]
+  %both = tensor.concat dim(0) %sum, %max : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>
+  linalg.copy ins(%m : memref<4xf32>) outs(%n : memref<4xf32>)
+  return %both : tensor<8xf32>
+}
