@@ -21,11 +21,11 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -49,9 +49,8 @@ static const DialectRegistry &getRegistry() {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   MLIRContext context(getRegistry(), MLIRContext::Threading::DISABLED);
   // Diagnostics are expected; swallow them.
-  ScopedDiagnosticHandler handler(&context, [](Diagnostic &) {
-    return success();
-  });
+  ScopedDiagnosticHandler handler(&context,
+                                  [](Diagnostic &) { return success(); });
   // MLIR's lexer stops at a NUL terminator, which every file the tools read
   // has (MemoryBuffer guarantees it) but libFuzzer's buffer does not.
   std::string source(reinterpret_cast<const char *>(data), size);

@@ -10,10 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Transformer/Runner/CompiledModule.h"
-#include "Transformer/Runner/Compiler.h"
 #include "Transformer/Codegen/CPU/Passes.h"
 #include "Transformer/Pipelines/Pipelines.h"
+#include "Transformer/Runner/CompiledModule.h"
+#include "Transformer/Runner/Compiler.h"
 #include "Transformer/Runner/Npy.h"
 #include "Transformer/Runner/Values.h"
 #include "Transformer/Support/InputLimits.h"

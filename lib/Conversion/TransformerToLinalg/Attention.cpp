@@ -62,7 +62,8 @@ struct CreateCausalMaskLowering : OpConversionPattern<CreateCausalMaskOp> {
           Value i = linalg::IndexOp::create(b, loc, rank - 2);
           Value j = linalg::IndexOp::create(b, loc, rank - 1);
           Value hidden = isHidden(b, loc, i, j, offset, op.getWindow());
-          Value inf = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(kNegInf));
+          Value inf =
+              arith::ConstantOp::create(b, loc, b.getF32FloatAttr(kNegInf));
           Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
           return arith::SelectOp::create(b, loc, hidden, inf, zero);
         });
@@ -132,9 +133,9 @@ struct AttentionLowering : OpConversionPattern<AttentionOp> {
                                     toF32(rewriter, loc, dim(q, rank - 1)));
     Value causalOffset;
     if (op.getCausal())
-      causalOffset = arith::SubIOp::create(rewriter, loc,
-                                           toIndexValue(rewriter, loc, sk),
-                                           toIndexValue(rewriter, loc, sq));
+      causalOffset =
+          arith::SubIOp::create(rewriter, loc, toIndexValue(rewriter, loc, sk),
+                                toIndexValue(rewriter, loc, sq));
     SmallVector<Value> inputs = {scores};
     if (Value mask = adaptor.getMask())
       inputs.push_back(mask);
@@ -149,10 +150,11 @@ struct AttentionLowering : OpConversionPattern<AttentionOp> {
             return x;
           Value i = linalg::IndexOp::create(b, loc, rank - 2);
           Value j = linalg::IndexOp::create(b, loc, rank - 1);
-          Value inf = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(kNegInf));
+          Value inf =
+              arith::ConstantOp::create(b, loc, b.getF32FloatAttr(kNegInf));
           return arith::SelectOp::create(
-              b, loc, isHidden(b, loc, i, j, causalOffset, op.getWindow()),
-              inf, x);
+              b, loc, isHidden(b, loc, i, j, causalOffset, op.getWindow()), inf,
+              x);
         });
     Value probs = buildSoftmax(rewriter, loc, logits, scoreSizes,
                                /*zeroFullyMasked=*/true);

@@ -19,8 +19,8 @@ using namespace mlir::transformer::lowering;
 namespace {
 
 Value f32Constant(OpBuilder &b, Location loc, double value) {
-  return arith::ConstantOp::create(b, loc,
-                                   b.getF32FloatAttr(static_cast<float>(value)));
+  return arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(static_cast<float>(value)));
 }
 
 /// The loop sizes of a broadcasting op with result type `type`: for each
@@ -168,8 +168,8 @@ struct GeluLowering : ElementwiseLowering<GeluOp> {
       inner = math::ErfOp::create(b, loc, scaled);
     } else {
       // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
-      Value x3 = arith::MulFOp::create(
-          b, loc, x, arith::MulFOp::create(b, loc, x, x));
+      Value x3 =
+          arith::MulFOp::create(b, loc, x, arith::MulFOp::create(b, loc, x, x));
       Value poly = arith::AddFOp::create(
           b, loc, x,
           arith::MulFOp::create(b, loc, x3, f32Constant(b, loc, 0.044715)));

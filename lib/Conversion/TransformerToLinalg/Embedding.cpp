@@ -19,9 +19,9 @@ namespace {
 
 /// Reduces every element of the integer tensor `ids` to one scalar with
 /// `combine`, starting from `init`.
-Value reduceAll(OpBuilder &b, Location loc, Value ids, int64_t init,
-                function_ref<Value(OpBuilder &, Location, Value, Value)>
-                    combine) {
+Value reduceAll(
+    OpBuilder &b, Location loc, Value ids, int64_t init,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
   auto type = cast<RankedTensorType>(ids.getType());
   Type intType = type.getElementType();
   Value empty = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, intType);
@@ -77,8 +77,8 @@ struct EmbeddingLowering : OpConversionPattern<EmbeddingOp> {
       return arith::ExtSIOp::create(rewriter, loc, rewriter.getI64Type(), id);
     };
     Value minI64 = toI64(minId), maxI64 = toI64(maxId);
-    Value zero = arith::ConstantOp::create(rewriter, loc,
-                                           rewriter.getI64IntegerAttr(0));
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(0));
     Value inRange = arith::AndIOp::create(
         rewriter, loc,
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, minI64,
@@ -104,7 +104,8 @@ struct EmbeddingLowering : OpConversionPattern<EmbeddingOp> {
         SmallVector<utils::IteratorType>(rank + 1,
                                          utils::IteratorType::parallel),
         [&](OpBuilder &b, Location loc, ValueRange in, Value) -> Value {
-          Value row = arith::IndexCastOp::create(b, loc, b.getIndexType(), in[0]);
+          Value row =
+              arith::IndexCastOp::create(b, loc, b.getIndexType(), in[0]);
           Value col = linalg::IndexOp::create(b, loc, rank);
           return tensor::ExtractOp::create(b, loc, table, ValueRange{row, col});
         });
@@ -140,20 +141,20 @@ struct RopeLowering : OpConversionPattern<RopeOp> {
     if (!getConstantIntValue(sizes.back())) {
       Value two = arith::ConstantIndexOp::create(rewriter, loc, 2);
       Value odd = arith::RemUIOp::create(rewriter, loc, dimD, two);
-      emitRuntimeCheck(
-          rewriter, loc,
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, odd,
-                                cZero),
-          "transformer.rope: the last dimension must be even", {{"D", dimD}});
+      emitRuntimeCheck(rewriter, loc,
+                       arith::CmpIOp::create(
+                           rewriter, loc, arith::CmpIPredicate::eq, odd, cZero),
+                       "transformer.rope: the last dimension must be even",
+                       {{"D", dimD}});
     }
     Value offset = adaptor.getOffset();
     if (offset)
-      emitRuntimeCheck(
-          rewriter, loc,
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge,
-                                offset, cZero),
-          "transformer.rope: the position offset is negative",
-          {{"offset", offset}});
+      emitRuntimeCheck(rewriter, loc,
+                       arith::CmpIOp::create(rewriter, loc,
+                                             arith::CmpIPredicate::sge, offset,
+                                             cZero),
+                       "transformer.rope: the position offset is negative",
+                       {{"offset", offset}});
     else
       offset = cZero;
     Value sizeD = toF32(rewriter, loc, sizes.back());

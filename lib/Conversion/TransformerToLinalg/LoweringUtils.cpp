@@ -34,8 +34,8 @@ Value lowering::toF32(OpBuilder &b, Location loc, OpFoldResult size) {
   if (auto attr = dyn_cast<Attribute>(size))
     return arith::ConstantOp::create(
         b, loc, b.getF32FloatAttr(cast<IntegerAttr>(attr).getInt()));
-  Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(),
-                                         cast<Value>(size));
+  Value i64 =
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), cast<Value>(size));
   return arith::SIToFPOp::create(b, loc, b.getF32Type(), i64);
 }
 
@@ -52,26 +52,25 @@ void lowering::emitRuntimeCheck(OpBuilder &b, Location loc, Value ok,
   Value notOk = arith::XOrIOp::create(
       b, loc, ok, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
   scf::IfOp::create(b, loc, notOk, [&](OpBuilder &then, Location loc) {
-        auto print = [&](StringRef text) {
-          vector::PrintOp::create(then, loc, text);
-        };
-        for (auto [i, checked] : llvm::enumerate(values)) {
-          print((i == 0 ? " (" : ", ") + checked.label + " = ");
-          Value value = checked.value;
-          if (value.getType().isIndex())
-            value =
-                arith::IndexCastOp::create(then, loc, then.getI64Type(), value);
-          vector::PrintOp::create(then, loc, value,
-                                  vector::PrintPunctuation::NoPunctuation);
-        }
-        print(")");
-        auto assertOp = cf::AssertOp::create(
-            then, loc,
-            arith::ConstantOp::create(then, loc, then.getBoolAttr(false)),
-            message.str());
-        assertOp->setAttr("transformer.runtime_check", then.getUnitAttr());
-        scf::YieldOp::create(then, loc);
-      });
+    auto print = [&](StringRef text) {
+      vector::PrintOp::create(then, loc, text);
+    };
+    for (auto [i, checked] : llvm::enumerate(values)) {
+      print((i == 0 ? " (" : ", ") + checked.label + " = ");
+      Value value = checked.value;
+      if (value.getType().isIndex())
+        value = arith::IndexCastOp::create(then, loc, then.getI64Type(), value);
+      vector::PrintOp::create(then, loc, value,
+                              vector::PrintPunctuation::NoPunctuation);
+    }
+    print(")");
+    auto assertOp = cf::AssertOp::create(
+        then, loc,
+        arith::ConstantOp::create(then, loc, then.getBoolAttr(false)),
+        message.str());
+    assertOp->setAttr("transformer.runtime_check", then.getUnitAttr());
+    scf::YieldOp::create(then, loc);
+  });
 }
 
 void lowering::assertEqualSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
@@ -85,7 +84,8 @@ void lowering::assertEqualSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
     if (auto rv = dyn_cast<Value>(rhs))
       if (lv == rv)
         return;
-  Value lhsValue = toIndexValue(b, loc, lhs), rhsValue = toIndexValue(b, loc, rhs);
+  Value lhsValue = toIndexValue(b, loc, lhs),
+        rhsValue = toIndexValue(b, loc, rhs);
   Value eq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lhsValue,
                                    rhsValue);
   emitRuntimeCheck(b, loc, eq, message,
@@ -202,8 +202,8 @@ Value lowering::buildElementwise(OpBuilder &b, Location loc,
     assertBroadcastable(b, loc, input, sizes,
                         "transformer." + opName + ": operand " + Twine(i));
     mapped.push_back(
-        {input, broadcastMap(ctx, cast<RankedTensorType>(input.getType()),
-                             sizes)});
+        {input,
+         broadcastMap(ctx, cast<RankedTensorType>(input.getType()), sizes)});
   }
   int64_t rank = sizes.size();
   SmallVector<utils::IteratorType> iterators(rank,
@@ -317,10 +317,11 @@ Value lowering::buildSoftmax(OpBuilder &b, Location loc, Value input,
         Value exp = math::ExpOp::create(b, loc, diff);
         if (!zeroFullyMasked)
           return exp;
-        Value inf = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(negInf));
+        Value inf =
+            arith::ConstantOp::create(b, loc, b.getF32FloatAttr(negInf));
         Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-        Value masked =
-            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, in[1], inf);
+        Value masked = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                             in[1], inf);
         return arith::SelectOp::create(b, loc, masked, zero, exp);
       });
   Value sum = reduceLastDim(
@@ -336,8 +337,8 @@ Value lowering::buildSoftmax(OpBuilder &b, Location loc, Value input,
         if (!zeroFullyMasked)
           return quotient;
         Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-        Value empty =
-            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, in[1], zero);
+        Value empty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                            in[1], zero);
         return arith::SelectOp::create(b, loc, empty, zero, quotient);
       });
 }

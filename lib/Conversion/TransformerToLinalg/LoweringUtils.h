@@ -1,4 +1,5 @@
-//===- LoweringUtils.h - Helpers shared by the lowering patterns -*- C++ -*-===//
+//===- LoweringUtils.h - Helpers shared by the lowering patterns -*- C++
+//-*-===//
 //
 // Builders for the linalg.generic shapes the lowering needs (element-wise
 // with numpy broadcasting, row reductions, contractions) and for the run-time
@@ -89,9 +90,8 @@ Value buildGeneric(OpBuilder &b, Location loc, Value init,
 
 /// Element-wise generic over `sizes` reading `inputs` with numpy
 /// broadcasting (checked at run time); `opName` names the op in the checks.
-Value buildElementwise(OpBuilder &b, Location loc,
-                       ArrayRef<OpFoldResult> sizes, ValueRange inputs,
-                       StringRef opName, GenericBody body);
+Value buildElementwise(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+                       ValueRange inputs, StringRef opName, GenericBody body);
 
 /// Makes the accumulator of a contraction from its sizes.
 using InitBuilder = function_ref<Value(ArrayRef<OpFoldResult> sizes)>;
@@ -119,8 +119,8 @@ Value buildSoftmax(OpBuilder &b, Location loc, Value input,
 
 /// Casts `value` to `type` (same rank), checking at run time every dim that
 /// is dynamic in `value` and static in `type`.
-Value castToType(OpBuilder &b, Location loc, Value value,
-                 RankedTensorType type, StringRef opName);
+Value castToType(OpBuilder &b, Location loc, Value value, RankedTensorType type,
+                 StringRef opName);
 
 /// Fails with a diagnostic if some operand or the result of `op` is
 /// unranked.

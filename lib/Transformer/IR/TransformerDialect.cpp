@@ -20,8 +20,7 @@ struct TransformerInlinerInterface : public DialectInlinerInterface {
   bool isLegalToInline(Operation *, Operation *, bool) const final {
     return true;
   }
-  bool isLegalToInline(Operation *, Region *, bool,
-                       IRMapping &) const final {
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
     return true;
   }
 };

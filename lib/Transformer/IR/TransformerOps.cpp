@@ -52,8 +52,8 @@ public:
     auto type = dyn_cast<RankedTensorType>(value.getType());
     if (!type || type.getRank() >= minRank)
       return success();
-    (void)fail(Twine(what) + " must have rank >= " + Twine(minRank) +
-               ", got " + quoted(type));
+    (void)fail(Twine(what) + " must have rank >= " + Twine(minRank) + ", got " +
+               quoted(type));
     return failure();
   }
 
@@ -81,9 +81,8 @@ std::string dimStr(int64_t dim) {
 } // namespace
 
 /// Shared by the ops whose result has the shape of their (only) input.
-static FailureOr<TensorType> inferSameAsInput(Operation *op, Value input,
-                                              int64_t minRank,
-                                              bool emitErrors) {
+static FailureOr<TensorType>
+inferSameAsInput(Operation *op, Value input, int64_t minRank, bool emitErrors) {
   ShapeChecker check(op, emitErrors);
   if (failed(check.checkMinRank(input, "input", minRank)))
     return failure();
@@ -151,16 +150,13 @@ FailureOr<TensorType> TransposeOp::inferResultType(bool emitErrors) {
     SmallVector<bool> seen(perm->size(), false);
     for (int64_t p : *perm) {
       if (p < 0 || p >= static_cast<int64_t>(perm->size()) || seen[p])
-        return check.fail("permutation must be a permutation of 0.." +
-                          Twine(static_cast<int64_t>(perm->size()) - 1) +
-                          ", got [" +
-                          llvm::join(llvm::map_range(
-                                         *perm,
-                                         [](int64_t v) {
-                                           return std::to_string(v);
-                                         }),
-                                     ", ") +
-                          "]");
+        return check.fail(
+            "permutation must be a permutation of 0.." +
+            Twine(static_cast<int64_t>(perm->size()) - 1) + ", got [" +
+            llvm::join(llvm::map_range(
+                           *perm, [](int64_t v) { return std::to_string(v); }),
+                       ", ") +
+            "]");
       seen[p] = true;
     }
     if (input && static_cast<int64_t>(perm->size()) != input.getRank())
@@ -201,8 +197,8 @@ FailureOr<TensorType> LinearOp::inferResultType(bool emitErrors) {
                    b = rankedType(getBias());
   if (x && w && !dimsMayMatch(x.getShape().back(), w.getDimSize(1)))
     return check.fail("input " + quoted(x) + " has K = " +
-                      dimStr(x.getShape().back()) + " but weight " +
-                      quoted(w) + " (NxK) has K = " + dimStr(w.getDimSize(1)));
+                      dimStr(x.getShape().back()) + " but weight " + quoted(w) +
+                      " (NxK) has K = " + dimStr(w.getDimSize(1)));
   if (w && b && !dimsMayMatch(w.getDimSize(0), b.getDimSize(0)))
     return check.fail("bias " + quoted(b) + " does not match the N = " +
                       dimStr(w.getDimSize(0)) + " of weight " + quoted(w));
@@ -227,15 +223,14 @@ FailureOr<TensorType> ScaleOp::inferResultType(bool emitErrors) {
 }
 
 OpFoldResult ScaleOp::fold(FoldAdaptor) {
-  if (getFactor().convertToFloat() == 1.0f &&
-      getInput().getType() == getType())
+  if (getFactor().convertToFloat() == 1.0f && getInput().getType() == getType())
     return getInput();
   return {};
 }
 
 /// Numpy broadcasting of the two operands of a binary op.
-static FailureOr<TensorType> inferBroadcast(Operation *op, Value lhs,
-                                            Value rhs, bool emitErrors) {
+static FailureOr<TensorType> inferBroadcast(Operation *op, Value lhs, Value rhs,
+                                            bool emitErrors) {
   ShapeChecker check(op, emitErrors);
   if (failed(check.checkMinRank(lhs, "lhs", 1)) ||
       failed(check.checkMinRank(rhs, "rhs", 1)))
@@ -422,8 +417,8 @@ FailureOr<TensorType> AttentionOp::inferResultType(bool emitErrors) {
         !dimsMayMatch(k.getDimSize(i), v.getDimSize(i)))
       return check.fail("batch dimensions differ: query " + quoted(q) +
                         ", key " + quoted(k) + ", value " + quoted(v));
-    shape.push_back(meetDims(meetDims(q.getDimSize(i), k.getDimSize(i)),
-                             v.getDimSize(i)));
+    shape.push_back(
+        meetDims(meetDims(q.getDimSize(i), k.getDimSize(i)), v.getDimSize(i)));
   }
   if (!dimsMayMatch(q.getShape().back(), k.getShape().back()))
     return check.fail("head dimensions differ: query " + quoted(q) +

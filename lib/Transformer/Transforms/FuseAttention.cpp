@@ -118,9 +118,10 @@ struct FuseAttentionPattern : OpRewritePattern<MatmulOp> {
       auto kt = dyn_cast<RankedTensorType>(qk.getRhs().getType());
       if (!transpose || !kt || !qk.getRhs().hasOneUse())
         return rewriter.notifyMatchFailure(pv, "key is not transposed");
-      SmallVector<int64_t> perm = transpose.getEffectivePermutation(kt.getRank());
-      SmallVector<int64_t> swap = llvm::to_vector(
-          llvm::seq<int64_t>(0, kt.getRank()));
+      SmallVector<int64_t> perm =
+          transpose.getEffectivePermutation(kt.getRank());
+      SmallVector<int64_t> swap =
+          llvm::to_vector(llvm::seq<int64_t>(0, kt.getRank()));
       std::swap(swap[kt.getRank() - 1], swap[kt.getRank() - 2]);
       if (perm != swap)
         return rewriter.notifyMatchFailure(pv, "key transpose is not a swap "
@@ -154,7 +155,8 @@ struct FuseAttentionPattern : OpRewritePattern<MatmulOp> {
 };
 
 struct TransformerFuseAttentionPass
-    : transformer::impl::TransformerFuseAttentionPassBase<TransformerFuseAttentionPass> {
+    : transformer::impl::TransformerFuseAttentionPassBase<
+          TransformerFuseAttentionPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FuseAttentionPattern>(&getContext());
