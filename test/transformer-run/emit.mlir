@@ -10,7 +10,7 @@
 // RUN: transformer-run %s --emit=llvm-dialect | FileCheck %s --check-prefix=LLVMDIALECT
 // LLVMDIALECT: llvm.func @main
 // LLVMDIALECT-NOT: linalg.
-// LLVMDIALECT-NOT: transformer.
+// LLVMDIALECT-NOT: = transformer.
 
 // RUN: transformer-run %s --emit=llvm-ir | FileCheck %s --check-prefix=LLVMIR
 // LLVMIR: define {{.*}} @main(
