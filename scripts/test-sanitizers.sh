@@ -13,5 +13,8 @@ cmake --build build-asan -j "$JOBS"
 # use_sigaltstack=0: LLVM's signal handlers install their own alternate
 # signal stack, which ASan then fails to unmap when a thread exits.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:use_sigaltstack=0}"
+# Buffers of compiled code abandoned by a failed run-time check are a known
+# leak (scripts/lsan-jit-error-path.supp).
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/scripts/lsan-jit-error-path.supp:print_suppressions=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 /usr/lib/llvm-22/bin/lit -sv build-asan/test
