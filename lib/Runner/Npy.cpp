@@ -134,6 +134,24 @@ llvm::Expected<HostTensor> runner::readNpyFile(StringRef path) {
   return tensor;
 }
 
+/// Writes `prefix` then the tensor's bytes to `path` (appended to what is
+/// there with `append`): the body of both the .npy and the raw writer.
+static llvm::Error writeTensorBytes(StringRef path, StringRef prefix,
+                                    const HostTensor &tensor, bool append) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(
+      path, ec, append ? llvm::sys::fs::OF_Append : llvm::sys::fs::OF_None);
+  if (ec)
+    return llvm::createStringError("cannot write '%s': %s", path.str().c_str(),
+                                   ec.message().c_str());
+  os << prefix;
+  os.write(static_cast<const char *>(tensor.getData()), tensor.getNumBytes());
+  os.close();
+  if (os.has_error())
+    return llvm::createStringError("cannot write '%s'", path.str().c_str());
+  return llvm::Error::success();
+}
+
 llvm::Error runner::writeNpyFile(StringRef path, const HostTensor &tensor,
                                  bool append) {
   std::string descr = tensor.getElementType() == ElementType::F32   ? "<f4"
@@ -153,19 +171,10 @@ llvm::Error runner::writeNpyFile(StringRef path, const HostTensor &tensor,
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
 
-  std::error_code ec;
-  llvm::raw_fd_ostream os(
-      path, ec, append ? llvm::sys::fs::OF_Append : llvm::sys::fs::OF_None);
-  if (ec)
-    return llvm::createStringError("cannot write '%s': %s", path.str().c_str(),
-                                   ec.message().c_str());
-  os << "\x93NUMPY" << char(1) << char(0) << char(header.size() & 0xff)
-     << char(header.size() >> 8) << header;
-  os.write(static_cast<const char *>(tensor.getData()), tensor.getNumBytes());
-  os.close();
-  if (os.has_error())
-    return llvm::createStringError("cannot write '%s'", path.str().c_str());
-  return llvm::Error::success();
+  std::string prefix = "\x93NUMPY";
+  prefix +=
+      {char(1), char(0), char(header.size() & 0xff), char(header.size() >> 8)};
+  return writeTensorBytes(path, prefix + header, tensor, append);
 }
 
 llvm::Expected<HostTensor> runner::readRawFile(StringRef path, ElementType type,
@@ -192,15 +201,5 @@ llvm::Expected<HostTensor> runner::readRawFile(StringRef path, ElementType type,
 
 llvm::Error runner::writeRawFile(StringRef path, const HostTensor &tensor,
                                  bool append) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(
-      path, ec, append ? llvm::sys::fs::OF_Append : llvm::sys::fs::OF_None);
-  if (ec)
-    return llvm::createStringError("cannot write '%s': %s", path.str().c_str(),
-                                   ec.message().c_str());
-  os.write(static_cast<const char *>(tensor.getData()), tensor.getNumBytes());
-  os.close();
-  if (os.has_error())
-    return llvm::createStringError("cannot write '%s'", path.str().c_str());
-  return llvm::Error::success();
+  return writeTensorBytes(path, /*prefix=*/"", tensor, append);
 }
