@@ -196,18 +196,36 @@ size_t alignTo(size_t offset, size_t align) {
   return (offset + align - 1) / align * align;
 }
 
-/// Copies a strided memref into a dense row-major tensor.
+/// Copies a strided memref into a dense row-major tensor; rows whose last
+/// dimension is contiguous are copied with one memcpy each.
 void copyStrided(const char *base, llvm::ArrayRef<int64_t> sizes,
-                 llvm::ArrayRef<int64_t> strides, size_t elemSize, char *out,
-                 int64_t &written) {
+                 llvm::ArrayRef<int64_t> strides, size_t elemSize, char *&out) {
+  if (sizes.size() == 1 && strides[0] == 1) {
+    std::memcpy(out, base, sizes[0] * elemSize);
+    out += sizes[0] * elemSize;
+    return;
+  }
   if (sizes.empty()) {
-    std::memcpy(out + written * elemSize, base, elemSize);
-    ++written;
+    std::memcpy(out, base, elemSize);
+    out += elemSize;
     return;
   }
   for (int64_t i = 0; i < sizes[0]; ++i)
     copyStrided(base + i * strides[0] * elemSize, sizes.drop_front(),
-                strides.drop_front(), elemSize, out, written);
+                strides.drop_front(), elemSize, out);
+}
+
+/// Whether a memref with these sizes and strides is dense row-major (strides
+/// of unit dimensions do not matter).
+bool isRowMajor(llvm::ArrayRef<int64_t> sizes,
+                llvm::ArrayRef<int64_t> strides) {
+  int64_t expected = 1;
+  for (int64_t i = sizes.size() - 1; i >= 0; --i) {
+    if (sizes[i] != 1 && strides[i] != expected)
+      return false;
+    expected *= sizes[i];
+  }
+  return true;
 }
 } // namespace
 
@@ -281,8 +299,12 @@ CompiledModule::invoke(llvm::StringRef entry, const EntrySignature &signature,
     return llvm::createStringError("run-time check failed: %s",
                                    failure.message);
 
+  // Returned buffers belong to the caller now. A dense one becomes the
+  // result as it is (no copy, no allocation: item 5 of the pipeline issue);
+  // a strided view, a buffer already given to another result, or an input
+  // buffer is copied, and a buffer no result keeps is freed.
   std::vector<HostTensor> results;
-  std::set<void *> toFree;
+  std::set<void *> adopted, toFree;
   llvm::Error error = llvm::Error::success();
   for (auto [sig, offset] : llvm::zip(signature.results, offsets)) {
     const char *field = base + offset;
@@ -304,8 +326,18 @@ CompiledModule::invoke(llvm::StringRef entry, const EntrySignature &signature,
     llvm::SmallVector<int64_t> sizes(rank), strides(rank);
     std::memcpy(sizes.data(), field + 24, 8 * rank);
     std::memcpy(strides.data(), field + 24 + 8 * rank, 8 * rank);
-    // A result that aliases an input must not be freed here.
-    if (!inputBuffers.count(allocated))
+    size_t elemSize = elementSize(sig.elementType);
+    char *start = static_cast<char *>(aligned) + elemOffset * elemSize;
+    bool isInput = inputBuffers.count(allocated);
+    if (!isInput && allocated && !adopted.count(allocated) &&
+        isRowMajor(sizes, strides)) {
+      adopted.insert(allocated);
+      toFree.erase(allocated);
+      results.push_back(
+          HostTensor::adoptMalloced(sig.elementType, sizes, start, allocated));
+      continue;
+    }
+    if (!isInput && !adopted.count(allocated))
       toFree.insert(allocated);
     llvm::Expected<HostTensor> tensor =
         HostTensor::allocate(sig.elementType, sizes);
@@ -313,15 +345,11 @@ CompiledModule::invoke(llvm::StringRef entry, const EntrySignature &signature,
       error = llvm::joinErrors(std::move(error), tensor.takeError());
       continue;
     }
-    size_t elemSize = elementSize(sig.elementType);
-    int64_t written = 0;
+    char *out = static_cast<char *>(tensor->getData());
     if (tensor->getNumElements() > 0)
-      copyStrided(static_cast<const char *>(aligned) + elemOffset * elemSize,
-                  sizes, strides, elemSize,
-                  static_cast<char *>(tensor->getData()), written);
+      copyStrided(start, sizes, strides, elemSize, out);
     results.push_back(std::move(*tensor));
   }
-  // The compiled code transfers ownership of returned buffers to the caller.
   for (void *ptr : toFree)
     std::free(ptr);
   if (error)

@@ -89,8 +89,29 @@ llvm::Expected<HostTensor> HostTensor::allocate(ElementType type,
   if (!ptr)
     return llvm::createStringError("out of memory allocating %zu bytes", bytes);
   std::memset(ptr, 0, bytes);
-  tensor.data.reset(static_cast<char *>(ptr));
+  tensor.owner.reset(ptr, FreeDeleter());
+  tensor.data = static_cast<char *>(ptr);
   return tensor;
+}
+
+HostTensor HostTensor::wrap(ElementType type, llvm::ArrayRef<int64_t> shape,
+                            void *data, std::shared_ptr<void> owner) {
+  HostTensor tensor;
+  tensor.type = type;
+  tensor.shape.assign(shape.begin(), shape.end());
+  tensor.numElements = 1;
+  for (int64_t dim : shape)
+    tensor.numElements *= dim;
+  tensor.owner = std::move(owner);
+  tensor.data = static_cast<char *>(data);
+  return tensor;
+}
+
+HostTensor HostTensor::adoptMalloced(ElementType type,
+                                     llvm::ArrayRef<int64_t> shape, void *data,
+                                     void *mallocPtr) {
+  return wrap(type, shape, data,
+              std::shared_ptr<void>(mallocPtr, FreeDeleter()));
 }
 
 double HostTensor::getAsDouble(int64_t i) const {

@@ -50,6 +50,23 @@ public:
   static llvm::Expected<HostTensor> allocate(ElementType type,
                                              llvm::ArrayRef<int64_t> shape,
                                              bool isScalar = false);
+  /// Wraps dense row-major `data` without copying it. `owner` keeps the
+  /// memory alive (and frees it last): a buffer returned by compiled code, a
+  /// mapped file, ... `data` may point anywhere inside what `owner` holds.
+  static HostTensor wrap(ElementType type, llvm::ArrayRef<int64_t> shape,
+                         void *data, std::shared_ptr<void> owner);
+  /// Takes a buffer from malloc/aligned_alloc (for example one the compiled
+  /// code returned): it is freed with std::free when the tensor dies.
+  static HostTensor adoptMalloced(ElementType type,
+                                  llvm::ArrayRef<int64_t> shape, void *data,
+                                  void *mallocPtr);
+
+  HostTensor() = default;
+  HostTensor(HostTensor &&) = default;
+  HostTensor &operator=(HostTensor &&) = default;
+  /// Tensors are moved, never copied: a copy would silently share the data.
+  HostTensor(const HostTensor &) = delete;
+  HostTensor &operator=(const HostTensor &) = delete;
 
   ElementType getElementType() const { return type; }
   llvm::ArrayRef<int64_t> getShape() const { return shape; }
@@ -57,8 +74,8 @@ public:
   int64_t getRank() const { return shape.size(); }
   int64_t getNumElements() const { return numElements; }
   size_t getNumBytes() const { return numElements * elementSize(type); }
-  void *getData() { return data.get(); }
-  const void *getData() const { return data.get(); }
+  void *getData() { return data; }
+  const void *getData() const { return data; }
 
   /// Element `i` (row-major) converted to double, for printing and compares.
   double getAsDouble(int64_t i) const;
@@ -73,7 +90,10 @@ private:
   llvm::SmallVector<int64_t> shape;
   bool scalar = false;
   int64_t numElements = 0;
-  std::unique_ptr<char, FreeDeleter> data;
+  /// Keeps `data` alive; shared only between the moved-from and moved-to
+  /// tensor of a move.
+  std::shared_ptr<void> owner;
+  char *data = nullptr;
 };
 
 /// Multiplies out `shape` into an element count, failing on negative dims or
