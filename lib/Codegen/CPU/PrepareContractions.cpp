@@ -10,7 +10,9 @@
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
 
 namespace mlir::transformer {
 #define GEN_PASS_DEF_TRANSFORMERCPUPREPARECONTRACTIONSPASS
@@ -58,6 +60,51 @@ getCanonicalLoopGroups(linalg::LinalgOp op) {
   return groups;
 }
 
+/// The register tile of the CPU schedule (Schedules/contraction.mlir): m and
+/// n are padded to multiples of it so that every register tile is full and
+/// vectorized; a partial tile of dynamic size would stay scalar.
+constexpr int64_t kRegisterTileM = 8;
+constexpr int64_t kRegisterTileN = 32;
+
+/// Pads the m and n loops of a tagged contraction with zeros up to multiples
+/// of the register tile when they are not known to be (odd or dynamic
+/// sizes). The padded op computes into a padded result whose slice replaces
+/// the original; the padding costs one copy of the operands, far less than
+/// the scalar remainder loops it removes. Returns the op to tag.
+linalg::LinalgOp padToRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp op,
+                                    int64_t mLoop) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> multiples(ranges.size(), 1);
+  multiples[mLoop] = kRegisterTileM;
+  multiples[mLoop + 1] = kRegisterTileN;
+  bool needed = false;
+  for (auto [range, multiple] : llvm::zip(ranges, multiples))
+    needed |=
+        multiple > 1 && (ShapedType::isDynamic(range) || range % multiple != 0);
+  if (!needed)
+    return op;
+  Type element = getElementTypeOrSelf(op->getResult(0).getType());
+  SmallVector<Attribute> zeros(op->getNumOperands(),
+                               rewriter.getZeroAttr(element));
+  linalg::PadTilingInterfaceOptions options;
+  options.setPaddingValues(zeros)
+      .setPaddingSizes(getAsIndexOpFoldResult(rewriter.getContext(), multiples))
+      .setPadToMultipleOf(true);
+  rewriter.setInsertionPointAfter(op);
+  FailureOr<linalg::PadTilingInterfaceResult> padded =
+      linalg::rewriteAsPaddedOp(
+          rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(padded))
+    return op;
+  // Operands already of the right size need no copy.
+  for (tensor::PadOp pad : padded->padOps)
+    if (pad.getSourceType() == pad.getResultType() && pad.hasZeroLowPad() &&
+        pad.hasZeroHighPad())
+      rewriter.replaceOp(pad, pad.getSource());
+  rewriter.replaceOp(op, padded->replacements);
+  return cast<linalg::LinalgOp>(padded->paddedOp.getOperation());
+}
+
 bool haveSameElementType(linalg::GenericOp op) {
   Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
   return llvm::all_of(op.getDpsInputs(), [&](Value input) {
@@ -93,7 +140,13 @@ struct PrepareContractionsPass
                      }) > 1;
             }))
           continue;
-        // Several loops per role: one loop each, with reshaped operands.
+        // Several loops per role: one loop each, with reshaped operands. That
+        // needs every operand to see each group's loops together and in
+        // order ((no, k, ni) for a packed B does not): others keep the
+        // simple lowering.
+        if (!linalg::areDimSequencesPreserved(op.getIndexingMapsArray(),
+                                              *groups))
+          continue;
         rewriter.setInsertionPoint(op);
         FailureOr<linalg::CollapseResult> collapsed =
             linalg::collapseOpIterationDims(op, *groups, rewriter);
@@ -114,6 +167,7 @@ struct PrepareContractionsPass
         rewriter.replaceOp(generic, contract->getResults());
         op = contract;
       }
+      op = padToRegisterTiles(rewriter, op, op.getNumLoops() == 3 ? 0 : 1);
       op->setAttr(
           kContractionAttrName,
           rewriter.getStringAttr(op.getNumLoops() == 3 ? "mnk" : "bmnk"));

@@ -123,13 +123,17 @@ void transformer::buildLinalgToLLVMPipeline(
     // which is what element-wise fusion fuses.
     pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());
     pm.addNestedPass<func::FuncOp>(createTransformerFuseElementwisePass());
-    // One function per distinct kernel: layers share their code.
-    pm.addPass(createTransformerOutlineKernelsPass());
   }
   bool codegen = opts.optLevel >= 2;
+  // Before outlining: the reshapes and pads that normalize a contraction stay
+  // in the caller, so that the kernel's accumulator buffer has no other use
+  // and its register tile can be hoisted out of the k loop.
   if (codegen)
     pm.addNestedPass<func::FuncOp>(
         createTransformerCPUPrepareContractionsPass());
+  if (opts.optLevel >= 1)
+    // One function per distinct kernel: layers share their code.
+    pm.addPass(createTransformerOutlineKernelsPass());
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;

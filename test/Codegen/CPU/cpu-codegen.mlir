@@ -38,12 +38,18 @@ func.func @odd(%a: memref<37x61xf32>, %b: memref<61x53xf32>, %c: memref<37x53xf3
 
 // -----
 
-// Dynamic sizes: full register tiles are vectorized, the dynamic remainders
-// stay linalg ops (lowered to loops later).
+// Dynamic sizes (the prepare pass pads m and n to the register tile; a
+// user's IR may not be): full register tiles are vectorized with their
+// accumulators in registers; the remainders of dynamic size become scalar
+// loops before the hoisting.
 // CHECK-LABEL: func.func @dynamic
 // CHECK:         scf.forall
-// CHECK-COUNT-8: vector.fma {{.*}} : vector<32xf32>
-// CHECK:         linalg.matmul
+// CHECK:           scf.for {{.*}} iter_args({{.*}}) -> (vector<8x32xf32>) {
+// CHECK-COUNT-8:     vector.fma {{.*}} : vector<32xf32>
+// CHECK:           memref.load
+// CHECK:           arith.mulf {{.*}} : f32
+// CHECK:           memref.store
+// CHECK-NOT:     linalg.matmul
 func.func @dynamic(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
   linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
   return

@@ -38,9 +38,14 @@ func.func @named(%a: tensor<8x4xf32>, %b: tensor<4x16xf32>, %c: tensor<8x16xf32>
 // CHECK-DAG: #[[$B:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
 // CHECK-LABEL: func.func @linear_3d
 // CHECK:         %[[X:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<2x3x4xf32> into tensor<6x4xf32>
+// m (6) and n (5) are padded with zeros to the 8x32 register tile; k is not.
+// CHECK:         %[[XP:.*]] = tensor.pad %[[X]] low[0, 0] high[2, 0]
+// CHECK:         %[[WP:.*]] = tensor.pad %{{.*}} low[0, 0] high[27, 0]
+// CHECK:         %[[CP:.*]] = tensor.pad %{{.*}} low[0, 0] high[2, 27]
 // CHECK:         %[[R:.*]] = linalg.contract indexing_maps = [#{{.*}}, #[[$B]], #{{.*}}] {transformer.contraction = "mnk"}
-// CHECK-SAME:      ins(%[[X]], %{{.*}} : tensor<6x4xf32>, tensor<5x4xf32>)
-// CHECK:         tensor.expand_shape %[[R]] {{\[}}[0, 1], [2]]
+// CHECK-SAME:      ins(%[[XP]], %[[WP]] : tensor<8x4xf32>, tensor<32x4xf32>) outs(%[[CP]] : tensor<8x32xf32>)
+// CHECK:         %[[S:.*]] = tensor.extract_slice %[[R]][0, 0] [6, 5] [1, 1]
+// CHECK:         tensor.expand_shape %[[S]] {{\[}}[0, 1], [2]]
 func.func @linear_3d(%x: tensor<2x3x4xf32>, %w: tensor<5x4xf32>, %c: tensor<2x3x5xf32>) -> tensor<2x3x5xf32> {
   %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<2x3x4xf32>, tensor<5x4xf32>) outs(%c : tensor<2x3x5xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
@@ -89,4 +94,23 @@ func.func @two_dynamic_m_loops(%a: tensor<?x?x4xf32>, %b: tensor<4x16xf32>, %c: 
     linalg.yield %s : f32
   } -> tensor<?x?x16xf32>
   return %0 : tensor<?x?x16xf32>
+}
+
+// -----
+
+// Sizes that are multiples of the register tile: no padding. Dynamic m and n
+// are padded to the next multiple at run time; k never is.
+// CHECK-LABEL: func.func @padding
+// CHECK-NOT:     tensor.pad
+// CHECK:         linalg.matmul {transformer.contraction = "mnk"} ins(%{{.*}}, %{{.*}} : tensor<16x3xf32>, tensor<3x64xf32>)
+// CHECK:         tensor.pad %{{.*}} low[0, 0] high[%{{.*}}, 0]
+// CHECK:         tensor.pad %{{.*}} low[0, 0] high[0, %{{.*}}]
+// CHECK:         tensor.pad %{{.*}} low[0, 0] high[%{{.*}}, %{{.*}}]
+// CHECK:         %[[D:.*]] = linalg.matmul {transformer.contraction = "mnk"}
+// CHECK:         tensor.extract_slice %[[D]]
+func.func @padding(%a: tensor<16x3xf32>, %b: tensor<3x64xf32>, %c: tensor<16x64xf32>,
+                   %x: tensor<?x7xf32>, %y: tensor<7x?xf32>, %z: tensor<?x?xf32>) -> (tensor<16x64xf32>, tensor<?x?xf32>) {
+  %0 = linalg.matmul ins(%a, %b : tensor<16x3xf32>, tensor<3x64xf32>) outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %1 = linalg.matmul ins(%x, %y : tensor<?x7xf32>, tensor<7x?xf32>) outs(%z : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0, %1 : tensor<16x64xf32>, tensor<?x?xf32>
 }

@@ -18,10 +18,12 @@
 //   register tile  m 8, n 32, k 1       (8 x 2 zmm accumulators = 16 of the
 //                  32 registers; per k step 2 loads of B, 8 broadcasts of A,
 //                  16 FMAs)
-// Register tiles that do not divide the cache tile (odd or dynamic sizes) are
-// peeled: the main part keeps the full static register tile, the remainder
-// rows/columns are vectorized at their static size, and dynamic remainders
-// stay scalar loops (convert-linalg-to-loops after this schedule).
+// The prepare pass pads m and n to multiples of the register tile, so every
+// register tile is full. Cache tiles that do not divide the problem (odd or
+// dynamic sizes) are peeled: the main part keeps the full static register
+// tile; a remainder of dynamic size (which then runs no iteration, or only
+// when the user's own schedule differs) becomes scalar loops before the
+// hoisting, whose subviews would otherwise keep it from working.
 
 module attributes {transform.with_named_sequence} {
 
@@ -101,6 +103,20 @@ module attributes {transform.with_named_sequence} {
     transform.foreach %tiles : !transform.any_op {
     ^bb0(%op: !transform.any_op):
       transform.include @vectorize_tile failures(suppress) (%op) : (!transform.any_op) -> ()
+    }
+
+    // Remainder tiles of dynamic size become scalar loops now, so that their
+    // subviews fold into loads and stores and do not keep the accumulators of
+    // the vectorized tiles in memory (the hoisting below gives up on buffers
+    // with views).
+    %mnk_rest = transform.structured.match attributes {transformer.contraction = "mnk"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %bmnk_rest = transform.structured.match attributes {transformer.contraction = "bmnk"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %rest = transform.merge_handles %mnk_rest, %bmnk_rest : !transform.any_op
+    transform.foreach %rest : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      %loops = transform.structured.convert_to_loops %op : (!transform.any_op) -> !transform.any_op
     }
 
     // 3. Keep the accumulators in registers across the k loop: the reads and
