@@ -114,3 +114,22 @@ func.func @padding(%a: tensor<16x3xf32>, %b: tensor<3x64xf32>, %c: tensor<16x64x
   %1 = linalg.matmul ins(%x, %y : tensor<?x7xf32>, tensor<7x?xf32>) outs(%z : tensor<?x?xf32>) -> tensor<?x?xf32>
   return %0, %1 : tensor<16x64xf32>, tensor<?x?xf32>
 }
+
+// -----
+
+// Two n loops that B does not see together and in order (a packed B,
+// (no, k, ni)): they cannot be collapsed into one, so the op keeps the simple
+// lowering (this used to build an invalid tensor.collapse_shape).
+// CHECK-LABEL: func.func @packed_b
+// CHECK:         linalg.generic
+// CHECK-NOT:     transformer.contraction
+// CHECK-NOT:     tensor.collapse_shape
+func.func @packed_b(%a: tensor<16x8xf32>, %bp: tensor<2x8x32xf32>, %c: tensor<16x2x32xf32>) -> tensor<16x2x32xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(m, no, ni, k) -> (m, k)>, affine_map<(m, no, ni, k) -> (no, k, ni)>, affine_map<(m, no, ni, k) -> (m, no, ni)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %bp : tensor<16x8xf32>, tensor<2x8x32xf32>) outs(%c : tensor<16x2x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x2x32xf32>
+  return %r : tensor<16x2x32xf32>
+}
