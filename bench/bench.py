@@ -24,11 +24,10 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peak  # noqa: E402
 import workloads  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# This machine: 2 cores, two 512-bit FMA units each at about 3.5 GHz.
-PEAK_GFLOPS_PER_CORE = 224.0
 
 
 def baseline_env(threads):
@@ -157,6 +156,11 @@ def main():
         if lib not in ("numpy", "torch"):
             sys.exit("Error: unknown baseline '%s' (numpy, torch)" % lib)
 
+    print("measuring the FMA peak ...", file=sys.stderr, flush=True)
+    peak_per_core = peak.measure_peak_gflops(tool, common_env(dict(os.environ)))
+    if not peak_per_core:
+        sys.exit("Error: the FMA peak probe failed to compile or run")
+
     workdir = tempfile.mkdtemp(prefix="transformer-bench-")
     index = {}
     for n, w in enumerate(suite):
@@ -219,7 +223,7 @@ def main():
         else:
             gflops = w.flops / (ms * 1e-3) / 1e9
             row += [fmt_ms(ms), "%.1f" % gflops,
-                    "%.0f%%" % (100 * gflops / PEAK_GFLOPS_PER_CORE),
+                    "%.0f%%" % (100 * gflops / peak_per_core),
                     "%.1f" % (w.bytes_moved / (ms * 1e-3) / 1e9)]
         for t in extra_threads:
             ms_t = ours_at[t][w.name].get("median_ms")
@@ -237,10 +241,12 @@ def main():
     for row in rows:
         print("| " + " | ".join(row) + " |")
     print()
+    print("machine: %s; measured f32 FMA peak %.0f GFLOP/s per core "
+          "(bench/peak.py)" % (peak.cpu_name(), peak_per_core))
     print("ours-Nt: transformer-run %s --threads=N; %% peak of one core "
           "(%.0f GFLOP/s) for ours-%dt; GB/s = bytes read and written / "
           "time; ours/X-Nt compares at the same thread count." %
-          (" ".join(flags) or "(default flags)", PEAK_GFLOPS_PER_CORE,
+          (" ".join(flags) or "(default flags)", peak_per_core,
            ours_threads[0]))
     for k in keys:
         b = baselines[k]
@@ -252,7 +258,8 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"date": time.strftime("%Y-%m-%d"),
-                       "peak_gflops_per_core": PEAK_GFLOPS_PER_CORE,
+                       "peak_gflops_per_core": peak_per_core,
+                       "cpu": peak.cpu_name(),
                        "workloads": [{"name": w.name, "family": w.family,
                                       "flops": w.flops,
                                       "bytes": w.bytes_moved,

@@ -105,11 +105,41 @@ linalg::LinalgOp padToRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp op,
   return cast<linalg::LinalgOp>(padded->paddedOp.getOperation());
 }
 
+/// C[m, no, ni] += A[m, k] * B[no, k, ni]: a matmul whose B is packed in
+/// panels of ni columns (contiguous k x ni blocks).
+bool isPackedMatmul(linalg::LinalgOp op) {
+  if (op.getNumLoops() != 4 || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 1 ||
+      !linalg::isaContractionOpInterface(op))
+    return false;
+  MLIRContext *ctx = op.getContext();
+  AffineExpr m, no, ni, k;
+  bindDims(ctx, m, no, ni, k);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  return maps[0] == AffineMap::get(4, 0, {m, k}, ctx) &&
+         maps[1] == AffineMap::get(4, 0, {no, k, ni}, ctx) &&
+         maps[2] == AffineMap::get(4, 0, {m, no, ni}, ctx);
+}
+
 bool haveSameElementType(linalg::GenericOp op) {
   Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
   return llvm::all_of(op.getDpsInputs(), [&](Value input) {
     return getElementTypeOrSelf(input.getType()) == element;
   });
+}
+
+/// The vectorizer makes vector.contract (which lowers to FMAs) only from
+/// named contractions; a generic gives mulf + addf.
+linalg::LinalgOp toNamedContraction(IRRewriter &rewriter, linalg::LinalgOp op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic || !haveSameElementType(generic))
+    return op;
+  rewriter.setInsertionPoint(generic);
+  auto contract = linalg::ContractOp::create(
+      rewriter, generic.getLoc(), generic.getResultTypes(),
+      generic.getDpsInputs(), generic.getDpsInits(), generic.getIndexingMaps());
+  rewriter.replaceOp(generic, contract->getResults());
+  return contract;
 }
 
 struct PrepareContractionsPass
@@ -126,6 +156,11 @@ struct PrepareContractionsPass
     for (linalg::LinalgOp op : candidates) {
       std::optional<SmallVector<ReassociationIndices>> groups =
           getCanonicalLoopGroups(op);
+      if (isPackedMatmul(op)) {
+        op = toNamedContraction(rewriter, op);
+        op->setAttr(kContractionAttrName, rewriter.getStringAttr("mnk_packed"));
+        continue;
+      }
       if (!groups)
         continue;
       if (groups->size() < op.getNumLoops()) {
@@ -157,16 +192,7 @@ struct PrepareContractionsPass
       }
       // The vectorizer makes vector.contract (which lowers to FMAs) only from
       // named contractions; a generic gives mulf + addf.
-      if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-          generic && haveSameElementType(generic)) {
-        rewriter.setInsertionPoint(generic);
-        auto contract = linalg::ContractOp::create(
-            rewriter, generic.getLoc(), generic.getResultTypes(),
-            generic.getDpsInputs(), generic.getDpsInits(),
-            generic.getIndexingMaps());
-        rewriter.replaceOp(generic, contract->getResults());
-        op = contract;
-      }
+      op = toNamedContraction(rewriter, op);
       op = padToRegisterTiles(rewriter, op, op.getNumLoops() == 3 ? 0 : 1);
       op->setAttr(
           kContractionAttrName,
