@@ -13,8 +13,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 #include <thread>
@@ -77,9 +77,11 @@ void transformer::buildLinalgToLLVMPipeline(
   bool codegen = opts.optLevel >= 2;
   if (opts.optLevel >= 1)
     pm.addNestedPass<func::FuncOp>(createTransformerFuseElementwisePass());
-  if (codegen)
+  if (codegen) {
     pm.addNestedPass<func::FuncOp>(
         createTransformerCPUPrepareContractionsPass());
+    pm.addNestedPass<func::FuncOp>(createTransformerCPUFuseEpiloguesPass());
+  }
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;

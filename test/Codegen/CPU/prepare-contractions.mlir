@@ -33,13 +33,16 @@ func.func @named(%a: tensor<8x4xf32>, %b: tensor<4x16xf32>, %c: tensor<8x16xf32>
 
 // -----
 
-// x @ w^T with a 3-D x: the two m loops are collapsed into one; B keeps its
-// n x k layout.
-// CHECK-DAG: #[[$B:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// x @ w^T with a 3-D x: the two m loops are collapsed into one; B (n x k) is
+// read through a transposed k x n copy, so the contraction indexes it (k, n)
+// like a plain matmul.
+// CHECK-DAG: #[[$B:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
 // CHECK-LABEL: func.func @linear_3d
 // CHECK:         %[[X:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<2x3x4xf32> into tensor<6x4xf32>
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<4x5xf32>
+// CHECK:         %[[T:.*]] = linalg.transpose ins(%{{.*}} : tensor<5x4xf32>) outs(%[[E]] : tensor<4x5xf32>) permutation = [1, 0] {transformer.contraction = "transpose"}
 // CHECK:         %[[R:.*]] = linalg.contract indexing_maps = [#{{.*}}, #[[$B]], #{{.*}}] {transformer.contraction = "mnk"}
-// CHECK-SAME:      ins(%[[X]], %{{.*}} : tensor<6x4xf32>, tensor<5x4xf32>)
+// CHECK-SAME:      ins(%[[X]], %[[T]] : tensor<6x4xf32>, tensor<4x5xf32>)
 // CHECK:         tensor.expand_shape %[[R]] {{\[}}[0, 1], [2]]
 func.func @linear_3d(%x: tensor<2x3x4xf32>, %w: tensor<5x4xf32>, %c: tensor<2x3x5xf32>) -> tensor<2x3x5xf32> {
   %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<2x3x4xf32>, tensor<5x4xf32>) outs(%c : tensor<2x3x5xf32>) {
@@ -71,4 +74,21 @@ func.func @other_orders(%a: tensor<8x4xf32>, %b: tensor<4x16xf32>, %c: tensor<8x
     linalg.yield %s : f32
   } -> tensor<16x8xf32>
   return %0, %1 : tensor<8x16xf32>, tensor<16x8xf32>
+}
+
+// -----
+
+// transpose_b in a named op, batched, with dynamic sizes: B's last two
+// dimensions are swapped into a copy sized from B.
+// CHECK-LABEL: func.func @batched_transpose_b
+// CHECK-SAME:    %{{[a-z0-9]+}}: tensor<?x?x?xf32>, %[[B:[a-z0-9]+]]: tensor<?x?x?xf32>
+// CHECK-DAG:     %[[D0:.*]] = tensor.dim %[[B]], %c0
+// CHECK-DAG:     %[[D1:.*]] = tensor.dim %[[B]], %c1
+// CHECK-DAG:     %[[D2:.*]] = tensor.dim %[[B]], %c2
+// CHECK:         %[[E:.*]] = tensor.empty(%[[D0]], %[[D2]], %[[D1]]) : tensor<?x?x?xf32>
+// CHECK:         %[[T:.*]] = linalg.transpose ins(%[[B]] : tensor<?x?x?xf32>) outs(%[[E]] : tensor<?x?x?xf32>) permutation = [0, 2, 1] {transformer.contraction = "btranspose"}
+// CHECK:         linalg.contract {{.*}} {transformer.contraction = "bmnk"} ins(%{{.*}}, %[[T]] :
+func.func @batched_transpose_b(%a: tensor<?x?x?xf32>, %b: tensor<?x?x?xf32>, %c: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  %0 = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%a, %b : tensor<?x?x?xf32>, tensor<?x?x?xf32>) outs(%c : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
 }
