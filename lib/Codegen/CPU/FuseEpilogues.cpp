@@ -12,6 +12,7 @@
 #include "Transformer/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -34,6 +35,23 @@ bool isElementwise(linalg::LinalgOp op) {
   return op && op.hasPureTensorSemantics() && op.getNumDpsInits() == 1 &&
          op.getNumLoops() == op.getNumParallelLoops() &&
          op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity();
+}
+
+/// Whether the pipeline lowers every op of the body on vectors: arith, and the
+/// math ops that math-to-llvm makes LLVM intrinsics. Others (math.erf, ...)
+/// become libm calls only on scalars, so their epilogues are fused but left
+/// to scalar loops.
+bool hasVectorLowering(linalg::LinalgOp op) {
+  return llvm::all_of(op.getBlock()->without_terminator(), [](Operation &op) {
+    if (isa<arith::ArithDialect>(op.getDialect()))
+      return true;
+    return isa<math::AbsFOp, math::CeilOp, math::CopySignOp, math::CosOp,
+               math::ExpOp, math::Exp2Op, math::ExpM1Op, math::FloorOp,
+               math::FmaOp, math::LogOp, math::Log10Op, math::Log1pOp,
+               math::Log2Op, math::PowFOp, math::RoundEvenOp, math::RoundOp,
+               math::RsqrtOp, math::SinOp, math::SqrtOp, math::TanhOp,
+               math::TruncOp>(op);
+  });
 }
 
 /// When `op` reads `value` as an input with the identity map and ignores its
@@ -157,7 +175,8 @@ struct FuseEpiloguesPass
           return scf::SCFTileAndFuseOptions::ControlFnResult{};
         });
     for (Operation *op : tagged)
-      op->setAttr(kContractionAttrName, fusedTag);
+      if (hasVectorLowering(cast<linalg::LinalgOp>(op)))
+        op->setAttr(kContractionAttrName, fusedTag);
     // The tiled contraction is a cache tile: the schedule only tiles it for
     // k and registers.
     contraction->setAttr(kContractionAttrName,
