@@ -105,12 +105,17 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // B's transposed copy (k x n from n x k): blocks over threads, then 16 x 16
-  // tiles transposed in registers; remainders peeled as for the contraction.
+  // B's transposed copy (k x n from n x k): 16 x 16 tiles transposed in
+  // registers (vector.shuffle), the remainders peeled. Generalized first: the
+  // casts that canonicalization leaves on the static tiles fold into a
+  // linalg.generic, not into a linalg.transpose. Not split over threads:
+  // a thread's block of a size that does not divide would leave dynamic tiles,
+  // which the vectorizer leaves scalar.
   transform.named_sequence @tile_transpose(%op: !transform.any_op {transform.consumed}) {
-    %t1, %forall = transform.structured.tile_using_forall %op tile_sizes [256, 64]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %t2, %r, %c = transform.structured.tile_using_for %t1 tile_sizes [16, 16]
+    %g = transform.structured.generalize %op : (!transform.any_op) -> !transform.any_op
+    %tag = transform.param.constant "transpose" -> !transform.any_param
+    transform.annotate %g "transformer.contraction" = %tag : !transform.any_op, !transform.any_param
+    %t2, %r, %c = transform.structured.tile_using_for %g tile_sizes [16, 16]
         : (!transform.any_op)
         -> (!transform.any_op, !transform.op<"scf.for">, !transform.op<"scf.for">)
     transform.include @peel failures(suppress) (%c) : (!transform.op<"scf.for">) -> ()
@@ -119,9 +124,10 @@ module attributes {transform.with_named_sequence} {
   }
 
   transform.named_sequence @tile_btranspose(%op: !transform.any_op {transform.consumed}) {
-    %t1, %forall = transform.structured.tile_using_forall %op tile_sizes [1, 256, 64]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %t2, %r, %c = transform.structured.tile_using_for %t1 tile_sizes [0, 16, 16]
+    %g = transform.structured.generalize %op : (!transform.any_op) -> !transform.any_op
+    %tag = transform.param.constant "btranspose" -> !transform.any_param
+    transform.annotate %g "transformer.contraction" = %tag : !transform.any_op, !transform.any_param
+    %t2, %r, %c = transform.structured.tile_using_for %g tile_sizes [0, 16, 16]
         : (!transform.any_op)
         -> (!transform.any_op, !transform.op<"scf.for">, !transform.op<"scf.for">)
     transform.include @peel failures(suppress) (%c) : (!transform.op<"scf.for">) -> ()
