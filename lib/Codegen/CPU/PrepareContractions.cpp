@@ -8,8 +8,10 @@
 
 #include "Transformer/Codegen/CPU/Passes.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
@@ -105,41 +107,51 @@ linalg::LinalgOp padToRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp op,
   return cast<linalg::LinalgOp>(padded->paddedOp.getOperation());
 }
 
-/// C[m, no, ni] += A[m, k] * B[no, k, ni]: a matmul whose B is packed in
-/// panels of ni columns (contiguous k x ni blocks).
-bool isPackedMatmul(linalg::LinalgOp op) {
-  if (op.getNumLoops() != 4 || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 1 ||
-      !linalg::isaContractionOpInterface(op))
-    return false;
-  MLIRContext *ctx = op.getContext();
-  AffineExpr m, no, ni, k;
-  bindDims(ctx, m, no, ni, k);
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  return maps[0] == AffineMap::get(4, 0, {m, k}, ctx) &&
-         maps[1] == AffineMap::get(4, 0, {no, k, ni}, ctx) &&
-         maps[2] == AffineMap::get(4, 0, {m, no, ni}, ctx);
-}
-
-bool haveSameElementType(linalg::GenericOp op) {
+bool haveSameElementType(linalg::LinalgOp op) {
   Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
   return llvm::all_of(op.getDpsInputs(), [&](Value input) {
     return getElementTypeOrSelf(input.getType()) == element;
   });
 }
 
-/// The vectorizer makes vector.contract (which lowers to FMAs) only from
-/// named contractions; a generic gives mulf + addf.
-linalg::LinalgOp toNamedContraction(IRRewriter &rewriter, linalg::LinalgOp op) {
-  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-  if (!generic || !haveSameElementType(generic))
-    return op;
-  rewriter.setInsertionPoint(generic);
-  auto contract = linalg::ContractOp::create(
-      rewriter, generic.getLoc(), generic.getResultTypes(),
-      generic.getDpsInputs(), generic.getDpsInits(), generic.getIndexingMaps());
-  rewriter.replaceOp(generic, contract->getResults());
-  return contract;
+/// When B is indexed (..., n, k) (transpose_b, linear: w is n x k), its rows
+/// of n are strided in memory and the register tile would gather them. Gives
+/// the contraction a transposed copy of B, indexed (..., k, n) like a plain
+/// matmul's, made by a `linalg.transpose` tagged
+/// `transformer.contraction = "transpose"` that the schedule vectorizes. The
+/// copy costs one pass over B, about 1/M of the product's work.
+/// Returns a transposed copy of B, and updates B's map in `maps`, when B is
+/// indexed (..., n, k); a null Value otherwise.
+Value transposeRhs(RewriterBase &rewriter, linalg::LinalgOp op,
+                   SmallVector<AffineMap> &maps) {
+  AffineMap bMap = maps[1];
+  unsigned numLoops = op.getNumLoops();
+  int64_t rank = bMap.getNumResults();
+  MLIRContext *ctx = op.getContext();
+  AffineExpr n = getAffineDimExpr(numLoops - 2, ctx);
+  AffineExpr k = getAffineDimExpr(numLoops - 1, ctx);
+  if (rank < 2 || bMap.getResult(rank - 2) != n ||
+      bMap.getResult(rank - 1) != k)
+    return {};
+  Value b = op.getDpsInputs()[1];
+  auto bType = dyn_cast<RankedTensorType>(b.getType());
+  if (!bType)
+    return {};
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(perm[rank - 2], perm[rank - 1]);
+  Location loc = op.getLoc();
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, b);
+  applyPermutationToVector(sizes, perm);
+  Value init =
+      tensor::EmptyOp::create(rewriter, loc, sizes, bType.getElementType());
+  auto transpose = linalg::TransposeOp::create(rewriter, loc, b, init, perm);
+  transpose->setAttr(
+      kContractionAttrName,
+      rewriter.getStringAttr(rank == 2 ? "transpose" : "btranspose"));
+  SmallVector<AffineExpr> results(bMap.getResults());
+  std::swap(results[rank - 2], results[rank - 1]);
+  maps[1] = AffineMap::get(numLoops, 0, results, ctx);
+  return transpose->getResult(0);
 }
 
 struct PrepareContractionsPass
@@ -156,11 +168,6 @@ struct PrepareContractionsPass
     for (linalg::LinalgOp op : candidates) {
       std::optional<SmallVector<ReassociationIndices>> groups =
           getCanonicalLoopGroups(op);
-      if (isPackedMatmul(op)) {
-        op = toNamedContraction(rewriter, op);
-        op->setAttr(kContractionAttrName, rewriter.getStringAttr("mnk_packed"));
-        continue;
-      }
       if (!groups)
         continue;
       if (groups->size() < op.getNumLoops()) {
@@ -191,8 +198,23 @@ struct PrepareContractionsPass
         op = collapsed->collapsedOp;
       }
       // The vectorizer makes vector.contract (which lowers to FMAs) only from
-      // named contractions; a generic gives mulf + addf.
-      op = toNamedContraction(rewriter, op);
+      // named contractions; a generic gives mulf + addf. B indexed (n, k) is
+      // read through a transposed copy (see transposeRhs).
+      if (haveSameElementType(op)) {
+        rewriter.setInsertionPoint(op);
+        SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+        SmallVector<Value> inputs = op.getDpsInputs();
+        if (Value transposed = transposeRhs(rewriter, op, maps))
+          inputs[1] = transposed;
+        if (isa<linalg::GenericOp>(op.getOperation()) ||
+            inputs[1] != op.getDpsInputs()[1]) {
+          auto contract = linalg::ContractOp::create(
+              rewriter, op.getLoc(), op->getResultTypes(), inputs,
+              op.getDpsInits(), rewriter.getAffineMapArrayAttr(maps));
+          rewriter.replaceOp(op, contract->getResults());
+          op = contract;
+        }
+      }
       op = padToRegisterTiles(rewriter, op, op.getNumLoops() == 3 ? 0 : 1);
       op->setAttr(
           kContractionAttrName,

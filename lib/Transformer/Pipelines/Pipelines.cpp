@@ -134,6 +134,10 @@ void transformer::buildLinalgToLLVMPipeline(
   if (opts.optLevel >= 1)
     // One function per distinct kernel: layers share their code.
     pm.addPass(createTransformerOutlineKernelsPass());
+  // In each kernel, the element-wise ops after a contraction are fused into
+  // its cache tiles.
+  if (codegen)
+    pm.addNestedPass<func::FuncOp>(createTransformerCPUFuseEpiloguesPass());
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;

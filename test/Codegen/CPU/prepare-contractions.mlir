@@ -33,17 +33,21 @@ func.func @named(%a: tensor<8x4xf32>, %b: tensor<4x16xf32>, %c: tensor<8x16xf32>
 
 // -----
 
-// x @ w^T with a 3-D x: the two m loops are collapsed into one; B keeps its
-// n x k layout.
-// CHECK-DAG: #[[$B:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// x @ w^T with a 3-D x: the two m loops are collapsed into one; B (n x k) is
+// read through a transposed k x n copy, so the contraction indexes it (k, n)
+// like a plain matmul.
+// CHECK-DAG: #[[$B:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
 // CHECK-LABEL: func.func @linear_3d
 // CHECK:         %[[X:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<2x3x4xf32> into tensor<6x4xf32>
-// m (6) and n (5) are padded with zeros to the 8x32 register tile; k is not.
+// B (n x k) is read through a transposed k x n copy; then m (6) and n (5)
+// are padded with zeros to the 8x32 register tile (k is not).
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<4x5xf32>
+// CHECK:         %[[T:.*]] = linalg.transpose ins(%{{.*}} : tensor<5x4xf32>) outs(%[[E]] : tensor<4x5xf32>) permutation = [1, 0] {transformer.contraction = "transpose"}
 // CHECK:         %[[XP:.*]] = tensor.pad %[[X]] low[0, 0] high[2, 0]
-// CHECK:         %[[WP:.*]] = tensor.pad %{{.*}} low[0, 0] high[27, 0]
+// CHECK:         %[[TP:.*]] = tensor.pad %[[T]] low[0, 0] high[0, 27]
 // CHECK:         %[[CP:.*]] = tensor.pad %{{.*}} low[0, 0] high[2, 27]
 // CHECK:         %[[R:.*]] = linalg.contract indexing_maps = [#{{.*}}, #[[$B]], #{{.*}}] {transformer.contraction = "mnk"}
-// CHECK-SAME:      ins(%[[XP]], %[[WP]] : tensor<8x4xf32>, tensor<32x4xf32>) outs(%[[CP]] : tensor<8x32xf32>)
+// CHECK-SAME:      ins(%[[XP]], %[[TP]] : tensor<8x4xf32>, tensor<4x32xf32>) outs(%[[CP]] : tensor<8x32xf32>)
 // CHECK:         %[[S:.*]] = tensor.extract_slice %[[R]][0, 0] [6, 5] [1, 1]
 // CHECK:         tensor.expand_shape %[[S]] {{\[}}[0, 1], [2]]
 func.func @linear_3d(%x: tensor<2x3x4xf32>, %w: tensor<5x4xf32>, %c: tensor<2x3x5xf32>) -> tensor<2x3x5xf32> {
@@ -132,4 +136,23 @@ func.func @packed_b(%a: tensor<16x8xf32>, %bp: tensor<2x8x32xf32>, %c: tensor<16
     linalg.yield %s : f32
   } -> tensor<16x2x32xf32>
   return %r : tensor<16x2x32xf32>
+}
+
+// -----
+
+// transpose_b in a named op, batched, with dynamic sizes: B's last two
+// dimensions are swapped into a copy sized from B.
+// CHECK-LABEL: func.func @batched_transpose_b
+// CHECK-SAME:    %{{[a-z0-9]+}}: tensor<?x?x?xf32>, %[[B:[a-z0-9]+]]: tensor<?x?x?xf32>
+// CHECK-DAG:     %[[D0:.*]] = tensor.dim %[[B]], %c0
+// CHECK-DAG:     %[[D1:.*]] = tensor.dim %[[B]], %c1
+// CHECK-DAG:     %[[D2:.*]] = tensor.dim %[[B]], %c2
+// CHECK:         %[[E:.*]] = tensor.empty(%[[D0]], %[[D2]], %[[D1]]) : tensor<?x?x?xf32>
+// CHECK:         %[[T:.*]] = linalg.transpose ins(%[[B]] : tensor<?x?x?xf32>) outs(%[[E]] : tensor<?x?x?xf32>) permutation = [0, 2, 1] {transformer.contraction = "btranspose"}
+// Dynamic m and n are then padded to the register tile.
+// CHECK:         %[[TP:.*]] = tensor.pad %[[T]]
+// CHECK:         linalg.contract {{.*}} {transformer.contraction = "bmnk"} ins(%{{.*}}, %[[TP]] :
+func.func @batched_transpose_b(%a: tensor<?x?x?xf32>, %b: tensor<?x?x?xf32>, %c: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  %0 = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%a, %b : tensor<?x?x?xf32>, tensor<?x?x?xf32>) outs(%c : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
 }

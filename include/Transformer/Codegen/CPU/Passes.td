@@ -77,4 +77,55 @@ def TransformerCPUCodegenPass
                            "::mlir::arith::ArithDialect"];
 }
 
+def TransformerCPUFuseEpiloguesPass
+    : Pass<"transformer-cpu-fuse-epilogues", "::mlir::func::FuncOp"> {
+  let summary = "Form the cache tiles of contractions on tensors and fuse "
+                "their fills, bias and element-wise epilogues into them";
+  let description = [{
+    For every contraction tagged `transformer.contraction = "mnk"` or
+    `"bmnk"` by `transformer-cpu-prepare-contractions`, tiles the last of
+    its element-wise consumers (a chain of single-use, all-parallel
+    `linalg` ops on the result: bias add, GELU, residual add, scale) into
+    `scf.forall` cache tiles of `cache-tile-m` x `cache-tile-n` (one batch
+    per tile for `"bmnk"`) and fuses into each tile the contraction and the
+    element-wise ops that initialize its accumulator (a zero fill, the bias
+    broadcast of `transformer.linear`), with
+    `scf::tileConsumerAndFuseProducersUsingSCF`. A consumer that reads the
+    result and ignores its own init is first rewritten to update the result
+    in place, so that the epilogue writes the contraction's tile and needs no
+    buffer of its own.
+
+    The tiled contraction is tagged `"mnk_tile"` / `"bmnk_tile"` (the CPU
+    schedule tiles it only for k and registers), the fused element-wise ops
+    `"epilogue"` / `"bepilogue"` (the schedule vectorizes them along the
+    row). Contractions without anything to fuse are tiled the same way.
+
+    Example:
+
+    ```mlir
+    // Before
+    %c = linalg.contract ... {transformer.contraction = "mnk"} outs(%bias)
+    %g = linalg.generic ins(%c) outs(%empty) { gelu }
+    // After
+    %r = scf.forall (%i, %j) ... shared_outs(%o = %empty) {
+      %b = linalg.generic ... {transformer.contraction = "epilogue"}  // bias
+      %t = linalg.contract ... {transformer.contraction = "mnk_tile"} outs(%b)
+      %g = linalg.generic ... {transformer.contraction = "epilogue"} outs(%t)
+      scf.forall.in_parallel { tensor.parallel_insert_slice %g into %o ... }
+    }
+    ```
+  }];
+  let options = [
+    Option<"cacheTileM", "cache-tile-m", "int64_t", /*default=*/"128",
+           "Rows of C per cache tile (the units of work for the threads)">,
+    Option<"cacheTileN", "cache-tile-n", "int64_t", /*default=*/"256",
+           "Columns of C per cache tile">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // TRANSFORMER_CODEGEN_CPU_PASSES

@@ -9,8 +9,12 @@
 // before bufferization):
 //   transformer.contraction = "mnk"   loops (m, n, k):    C[m,n] += A * B
 //   transformer.contraction = "bmnk"  loops (b, m, n, k): the same per batch
-// Operands may have any layout (B may be k x n or n x k); n indexes C's
-// contiguous dimension.
+//   transformer.contraction = "transpose"   linalg.transpose of a 2-D B
+//   transformer.contraction = "btranspose"  the same, batched (3-D)
+// When B came as n x k (transpose_b, linear), the prepare pass gave the
+// contraction a transposed k x n copy, so that the register tile reads B's
+// rows contiguously; the copy is vectorized here (16 x 16 blocks transposed
+// in registers). n indexes C's contiguous dimension.
 //
 // The tiling numbers, in one place (measured on Zen 5: L1d 48 KiB, L2 1 MiB):
 //   cache tile     m 128, n 256, k 256  (a 256 x 256 B block stays in L2;
@@ -42,13 +46,32 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // (m, n, k): cache tiles over threads, then register tiles.
+  // (m, n, k) in one cache tile: k blocks, then register tiles.
+  transform.named_sequence @tile_mnk_tile(%op: !transform.any_op {transform.consumed}) {
+    %t2, %k = transform.structured.tile_using_for %op tile_sizes [0, 0, 256]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %t3, %m, %n, %k1 = transform.structured.tile_using_for %t2 tile_sizes [8, 32, 1]
+        : (!transform.any_op)
+        -> (!transform.any_op, !transform.op<"scf.for">, !transform.op<"scf.for">,
+            !transform.any_op)
+    transform.include @peel failures(suppress) (%n) : (!transform.op<"scf.for">) -> ()
+    transform.include @peel failures(suppress) (%m) : (!transform.op<"scf.for">) -> ()
+    transform.yield
+  }
+
+  // (m, n, k): cache tiles over threads, then as above.
   transform.named_sequence @tile_mnk(%op: !transform.any_op {transform.consumed}) {
     %t1, %forall = transform.structured.tile_using_forall %op tile_sizes [128, 256]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %t2, %k = transform.structured.tile_using_for %t1 tile_sizes [0, 0, 256]
+    transform.include @tile_mnk_tile failures(propagate) (%t1) : (!transform.any_op) -> ()
+    transform.yield
+  }
+
+  // (b, m, n, k) in one cache tile.
+  transform.named_sequence @tile_bmnk_tile(%op: !transform.any_op {transform.consumed}) {
+    %t2, %k = transform.structured.tile_using_for %op tile_sizes [0, 0, 0, 256]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %t3, %m, %n, %k1 = transform.structured.tile_using_for %t2 tile_sizes [8, 32, 1]
+    %t3, %m, %n, %k1 = transform.structured.tile_using_for %t2 tile_sizes [0, 8, 32, 1]
         : (!transform.any_op)
         -> (!transform.any_op, !transform.op<"scf.for">, !transform.op<"scf.for">,
             !transform.any_op)
@@ -61,14 +84,56 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @tile_bmnk(%op: !transform.any_op {transform.consumed}) {
     %t1, %forall = transform.structured.tile_using_forall %op tile_sizes [1, 128, 256]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %t2, %k = transform.structured.tile_using_for %t1 tile_sizes [0, 0, 0, 256]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %t3, %m, %n, %k1 = transform.structured.tile_using_for %t2 tile_sizes [0, 8, 32, 1]
+    transform.include @tile_bmnk_tile failures(propagate) (%t1) : (!transform.any_op) -> ()
+    transform.yield
+  }
+
+  // Element-wise ops fused into a cache tile (the accumulator's fill or bias
+  // broadcast before the contraction, bias/GELU/residual after it): vectors
+  // of 32 along the row, the remainder peeled.
+  transform.named_sequence @tile_epilogue(%op: !transform.any_op {transform.consumed}) {
+    %t, %r, %c = transform.structured.tile_using_for %op tile_sizes [1, 32]
         : (!transform.any_op)
-        -> (!transform.any_op, !transform.op<"scf.for">, !transform.op<"scf.for">,
-            !transform.any_op)
-    transform.include @peel failures(suppress) (%n) : (!transform.op<"scf.for">) -> ()
-    transform.include @peel failures(suppress) (%m) : (!transform.op<"scf.for">) -> ()
+        -> (!transform.any_op, !transform.any_op, !transform.op<"scf.for">)
+    transform.include @peel failures(suppress) (%c) : (!transform.op<"scf.for">) -> ()
+    transform.yield
+  }
+
+  transform.named_sequence @tile_bepilogue(%op: !transform.any_op {transform.consumed}) {
+    %t, %b, %r, %c = transform.structured.tile_using_for %op tile_sizes [1, 1, 32]
+        : (!transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.op<"scf.for">)
+    transform.include @peel failures(suppress) (%c) : (!transform.op<"scf.for">) -> ()
+    transform.yield
+  }
+
+  // B's transposed copy (k x n from n x k): 16 x 16 tiles transposed in
+  // registers (vector.shuffle), the remainders peeled. Generalized first: the
+  // casts that canonicalization leaves on the static tiles fold into a
+  // linalg.generic, not into a linalg.transpose. Not split over threads:
+  // a thread's block of a size that does not divide would leave dynamic tiles,
+  // which the vectorizer leaves scalar.
+  transform.named_sequence @tile_transpose(%op: !transform.any_op {transform.consumed}) {
+    %g = transform.structured.generalize %op : (!transform.any_op) -> !transform.any_op
+    %tag = transform.param.constant "transpose" -> !transform.any_param
+    transform.annotate %g "transformer.contraction" = %tag : !transform.any_op, !transform.any_param
+    %t2, %r, %c = transform.structured.tile_using_for %g tile_sizes [16, 16]
+        : (!transform.any_op)
+        -> (!transform.any_op, !transform.op<"scf.for">, !transform.op<"scf.for">)
+    transform.include @peel failures(suppress) (%c) : (!transform.op<"scf.for">) -> ()
+    transform.include @peel failures(suppress) (%r) : (!transform.op<"scf.for">) -> ()
+    transform.yield
+  }
+
+  transform.named_sequence @tile_btranspose(%op: !transform.any_op {transform.consumed}) {
+    %g = transform.structured.generalize %op : (!transform.any_op) -> !transform.any_op
+    %tag = transform.param.constant "btranspose" -> !transform.any_param
+    transform.annotate %g "transformer.contraction" = %tag : !transform.any_op, !transform.any_param
+    %t2, %r, %c = transform.structured.tile_using_for %g tile_sizes [0, 16, 16]
+        : (!transform.any_op)
+        -> (!transform.any_op, !transform.op<"scf.for">, !transform.op<"scf.for">)
+    transform.include @peel failures(suppress) (%c) : (!transform.op<"scf.for">) -> ()
+    transform.include @peel failures(suppress) (%r) : (!transform.op<"scf.for">) -> ()
     transform.yield
   }
 
@@ -86,6 +151,42 @@ module attributes {transform.with_named_sequence} {
     ^bb0(%op: !transform.any_op):
       transform.include @tile_bmnk failures(propagate) (%op) : (!transform.any_op) -> ()
     }
+    %mnk_tile = transform.structured.match attributes {transformer.contraction = "mnk_tile"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %mnk_tile : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      transform.include @tile_mnk_tile failures(propagate) (%op) : (!transform.any_op) -> ()
+    }
+    %bmnk_tile = transform.structured.match attributes {transformer.contraction = "bmnk_tile"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %bmnk_tile : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      transform.include @tile_bmnk_tile failures(propagate) (%op) : (!transform.any_op) -> ()
+    }
+    %epi = transform.structured.match attributes {transformer.contraction = "epilogue"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %epi : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      transform.include @tile_epilogue failures(propagate) (%op) : (!transform.any_op) -> ()
+    }
+    %bepi = transform.structured.match attributes {transformer.contraction = "bepilogue"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %bepi : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      transform.include @tile_bepilogue failures(propagate) (%op) : (!transform.any_op) -> ()
+    }
+    %tr = transform.structured.match attributes {transformer.contraction = "transpose"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %tr : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      transform.include @tile_transpose failures(propagate) (%op) : (!transform.any_op) -> ()
+    }
+    %btr = transform.structured.match attributes {transformer.contraction = "btranspose"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %btr : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      transform.include @tile_btranspose failures(propagate) (%op) : (!transform.any_op) -> ()
+    }
     %funcs = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
     // Peeled loops of one iteration fold away; remainder sizes become static
@@ -99,7 +200,20 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     %bmnk_tiles = transform.structured.match attributes {transformer.contraction = "bmnk"} in %root
         : (!transform.any_op) -> !transform.any_op
-    %tiles = transform.merge_handles %mnk_tiles, %bmnk_tiles : !transform.any_op
+    %tr_tiles = transform.structured.match attributes {transformer.contraction = "transpose"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %btr_tiles = transform.structured.match attributes {transformer.contraction = "btranspose"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %mnk_tile_tiles = transform.structured.match attributes {transformer.contraction = "mnk_tile"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %bmnk_tile_tiles = transform.structured.match attributes {transformer.contraction = "bmnk_tile"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %epi_tiles = transform.structured.match attributes {transformer.contraction = "epilogue"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %bepi_tiles = transform.structured.match attributes {transformer.contraction = "bepilogue"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %tiles = transform.merge_handles %mnk_tiles, %bmnk_tiles, %mnk_tile_tiles, %bmnk_tile_tiles,
+        %epi_tiles, %bepi_tiles, %tr_tiles, %btr_tiles : !transform.any_op
     transform.foreach %tiles : !transform.any_op {
     ^bb0(%op: !transform.any_op):
       transform.include @vectorize_tile failures(suppress) (%op) : (!transform.any_op) -> ()
@@ -113,7 +227,12 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     %bmnk_rest = transform.structured.match attributes {transformer.contraction = "bmnk"} in %root
         : (!transform.any_op) -> !transform.any_op
-    %rest = transform.merge_handles %mnk_rest, %bmnk_rest : !transform.any_op
+    %mnk_tile_rest = transform.structured.match attributes {transformer.contraction = "mnk_tile"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %bmnk_tile_rest = transform.structured.match attributes {transformer.contraction = "bmnk_tile"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %rest = transform.merge_handles %mnk_rest, %bmnk_rest, %mnk_tile_rest, %bmnk_tile_rest
+        : !transform.any_op
     transform.foreach %rest : !transform.any_op {
     ^bb0(%op: !transform.any_op):
       %loops = transform.structured.convert_to_loops %op : (!transform.any_op) -> !transform.any_op
@@ -135,6 +254,7 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
       transform.apply_patterns.vector.transfer_permutation_patterns
       transform.apply_patterns.vector.lower_outerproduct
+      transform.apply_patterns.vector.lower_transpose lowering_strategy = "shuffle_16x16"
       transform.apply_patterns.vector.lower_transfer max_transfer_rank = 1
     } : !transform.any_op
     transform.yield

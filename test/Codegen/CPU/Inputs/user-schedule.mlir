@@ -1,7 +1,7 @@
 // A user's schedule: register tiles of 4 x 16 instead of 8 x 32, no threads.
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    %mm = transform.structured.match attributes {transformer.contraction = "mnk"} in %root
+    %mm = transform.structured.match attributes {transformer.contraction = "mnk_tile"} in %root
         : (!transform.any_op) -> !transform.any_op
     %tiled, %m, %n, %k = transform.structured.tile_using_for %mm tile_sizes [4, 16, 1]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)

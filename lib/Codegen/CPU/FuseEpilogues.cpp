@@ -1,0 +1,211 @@
+//===- FuseEpilogues.cpp - Cache tiles of contractions with epilogues -----===//
+//
+// Forms the cache tiles of every tagged contraction on tensors, before
+// bufferization, and fuses into each tile what initializes the accumulator
+// (a zero fill, the bias broadcast of a linear) and the element-wise ops that
+// consume the result (bias add, GELU, residual add, scale). The contraction
+// tile is then followed by its epilogue while it is still in cache, instead
+// of a separate pass over memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Transformer/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace mlir::transformer {
+#define GEN_PASS_DEF_TRANSFORMERCPUFUSEEPILOGUESPASS
+#include "Transformer/Codegen/CPU/Passes.h.inc"
+} // namespace mlir::transformer
+
+using namespace mlir;
+using namespace mlir::transformer;
+
+namespace {
+
+/// An element-wise linalg op on tensors: all loops parallel, one result whose
+/// indexing map is the identity.
+bool isElementwise(linalg::LinalgOp op) {
+  return op && op.hasPureTensorSemantics() && op.getNumDpsInits() == 1 &&
+         op.getNumLoops() == op.getNumParallelLoops() &&
+         op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity();
+}
+
+/// Whether the pipeline lowers every op of the body on vectors: arith, and the
+/// math ops that math-to-llvm makes LLVM intrinsics. Others (math.erf, ...)
+/// become libm calls only on scalars, so their epilogues are fused but left
+/// to scalar loops.
+bool hasVectorLowering(linalg::LinalgOp op) {
+  return llvm::all_of(op.getBlock()->without_terminator(), [](Operation &op) {
+    if (isa<arith::ArithDialect>(op.getDialect()))
+      return true;
+    return isa<math::AbsFOp, math::CeilOp, math::CopySignOp, math::CosOp,
+               math::ExpOp, math::Exp2Op, math::ExpM1Op, math::FloorOp,
+               math::FmaOp, math::LogOp, math::Log10Op, math::Log1pOp,
+               math::Log2Op, math::PowFOp, math::RoundEvenOp, math::RoundOp,
+               math::RsqrtOp, math::SinOp, math::SqrtOp, math::TanhOp,
+               math::TruncOp>(op);
+  });
+}
+
+/// When `op` reads `value` as an input with the identity map and ignores its
+/// own init, rewrites it to update `value` in place (value becomes the init),
+/// so that the fused epilogue writes the contraction's tile and needs no
+/// buffer of its own. Returns the op to continue with.
+linalg::GenericOp updateInPlace(RewriterBase &rewriter, linalg::GenericOp op,
+                                Value value) {
+  Block *body = op.getBody();
+  if (!body->getArguments().back().use_empty() ||
+      op.getDpsInits()[0].getType() != value.getType())
+    return op;
+  OpOperand *use = nullptr;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (input->get() == value && op.getMatchingIndexingMap(input).isIdentity())
+      use = input;
+  if (!use)
+    return op;
+  unsigned index = use->getOperandNumber();
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (input == use)
+      continue;
+    inputs.push_back(input->get());
+    maps.push_back(op.getMatchingIndexingMap(input));
+  }
+  maps.push_back(op.getMatchingIndexingMap(op.getDpsInitOperand(0)));
+  rewriter.setInsertionPoint(op);
+  auto updated = linalg::GenericOp::create(
+      rewriter, op.getLoc(), op.getResultTypes(), inputs, ValueRange{value},
+      maps, op.getIteratorTypesArray(),
+      [&](OpBuilder &b, Location loc, ValueRange args) {
+        IRMapping mapping;
+        unsigned next = 0;
+        for (unsigned i = 0, e = op.getNumDpsInputs(); i < e; ++i)
+          mapping.map(body->getArgument(i),
+                      i == index ? args.back() : args[next++]);
+        for (Operation &nested : body->without_terminator())
+          b.clone(nested, mapping);
+        SmallVector<Value> yielded;
+        for (Value v : body->getTerminator()->getOperands())
+          yielded.push_back(mapping.lookupOrDefault(v));
+        linalg::YieldOp::create(b, loc, yielded);
+      });
+  updated->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+  rewriter.replaceOp(op, updated->getResults());
+  return updated;
+}
+
+struct FuseEpiloguesPass
+    : public transformer::impl::TransformerCPUFuseEpiloguesPassBase<
+          FuseEpiloguesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> contractions;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      auto tag = op->getAttrOfType<StringAttr>(kContractionAttrName);
+      if (tag && (tag.getValue() == "mnk" || tag.getValue() == "bmnk") &&
+          op.hasPureTensorSemantics())
+        contractions.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : contractions)
+      fuse(rewriter, op);
+  }
+
+  void fuse(RewriterBase &rewriter, linalg::LinalgOp contraction) {
+    StringAttr tag =
+        contraction->getAttrOfType<StringAttr>(kContractionAttrName);
+    bool batched = tag.getValue() == "bmnk";
+    StringAttr fusedTag =
+        rewriter.getStringAttr(batched ? "bepilogue" : "epilogue");
+    // What is fused: the contraction, the element-wise ops that produce its
+    // accumulator's initial value, and the chain of element-wise consumers
+    // whose only use is the next one.
+    llvm::SmallPtrSet<Operation *, 8> fusable{contraction};
+    SmallVector<Operation *> tagged, producers, consumers;
+    Value init = contraction.getDpsInits()[0];
+    while (auto producer = init.getDefiningOp<linalg::LinalgOp>()) {
+      if (!isElementwise(producer) || producer->getNumResults() != 1)
+        break;
+      fusable.insert(producer);
+      tagged.push_back(producer);
+      producers.push_back(producer);
+      init = producer.getDpsInits()[0];
+    }
+    Operation *root = contraction;
+    Value result = contraction->getResult(0);
+    while (result.hasOneUse()) {
+      auto consumer = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
+      if (!consumer || !isElementwise(consumer) ||
+          consumer->getNumResults() != 1 ||
+          consumer->getResult(0).getType() != result.getType() ||
+          consumer->getBlock() != contraction->getBlock())
+        break;
+      consumer = updateInPlace(rewriter, consumer, result);
+      fusable.insert(consumer);
+      tagged.push_back(consumer);
+      consumers.push_back(consumer);
+      root = consumer;
+      result = consumer->getResult(0);
+    }
+
+    int64_t rank = cast<ShapedType>(result.getType()).getRank();
+    SmallVector<OpFoldResult> sizes(rank - 2, rewriter.getIndexAttr(1));
+    sizes.push_back(rewriter.getIndexAttr(cacheTileM));
+    sizes.push_back(rewriter.getIndexAttr(cacheTileN));
+    // The contraction's loops go on past the result's (k): not tiled here.
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(sizes);
+    tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+    scf::SCFTileAndFuseOptions options;
+    options.setTilingOptions(tiling);
+    options.setFusionControlFn(
+        [&](tensor::ExtractSliceOp, OpResult producer, bool)
+            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          if (!fusable.contains(producer.getOwner()))
+            return std::nullopt;
+          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        });
+    for (Operation *op : tagged)
+      if (hasVectorLowering(cast<linalg::LinalgOp>(op)))
+        op->setAttr(kContractionAttrName, fusedTag);
+    // The tiled contraction is a cache tile: the schedule only tiles it for
+    // k and registers.
+    contraction->setAttr(kContractionAttrName,
+                         rewriter.getStringAttr(tag.getValue() + "_tile"));
+    rewriter.setInsertionPoint(root);
+    FailureOr<scf::SCFTileAndFuseResult> fused =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(root), options);
+    if (failed(fused)) {
+      // Left for the schedule as it was (untiled, not fused).
+      for (Operation *op : tagged)
+        op->removeAttr(kContractionAttrName);
+      contraction->setAttr(kContractionAttrName, tag);
+      return;
+    }
+    for (auto [value, replacement] : fused->replacements)
+      rewriter.replaceAllUsesWith(value, replacement);
+    // The tiled ops carry the tags (cloned attributes); the originals are dead
+    // unless something else uses them, and then they are lowered as before.
+    contraction->setAttr(kContractionAttrName, tag);
+    for (Operation *op : tagged)
+      op->removeAttr(kContractionAttrName);
+    SmallVector<Operation *> originals(consumers.rbegin(), consumers.rend());
+    originals.push_back(contraction);
+    llvm::append_range(originals, producers);
+    for (Operation *op : originals)
+      if (op->use_empty())
+        rewriter.eraseOp(op);
+  }
+};
+
+} // namespace

@@ -1,0 +1,122 @@
+// RUN: transformer-opt %s --pass-pipeline='builtin.module(func.func(transformer-cpu-fuse-epilogues))' --split-input-file | FileCheck %s
+
+// linear + GELU (as transformer-cpu-prepare-contractions leaves it): one
+// scf.forall over 128x256 cache tiles; per tile the bias broadcast, the
+// contraction and the GELU, all writing the tile of the result in place (the
+// GELU reads its own init: no buffer of its own).
+// CHECK-LABEL: func.func @linear_gelu
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<128x768xf32>, %[[W:[a-z0-9]+]]: tensor<768x3072xf32>, %[[B:[a-z0-9]+]]: tensor<3072xf32>
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<128x3072xf32>
+// CHECK:         %[[R:.*]] = scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (128, 3072) step (128, 256) shared_outs(%[[O:.*]] = %[[E]])
+// CHECK-DAG:       %[[XS:.*]] = tensor.extract_slice %[[X]][%[[I]], 0] [128, 768]
+// CHECK-DAG:       %[[WS:.*]] = tensor.extract_slice %[[W]][0, %[[J]]] [768, 256]
+// CHECK-DAG:       %[[BS:.*]] = tensor.extract_slice %[[B]][%[[J]]] [256]
+// CHECK-DAG:       %[[OS:.*]] = tensor.extract_slice %[[O]][%[[I]], %[[J]]] [128, 256]
+// CHECK:           %[[BIAS:.*]] = linalg.generic {{.*}} ins(%[[BS]] : tensor<256xf32>) outs(%[[OS]] : tensor<128x256xf32>) attrs = {transformer.contraction = "epilogue"}
+// CHECK:           %[[C:.*]] = linalg.contract {{.*}} {transformer.contraction = "mnk_tile"} ins(%[[XS]], %[[WS]] : tensor<128x768xf32>, tensor<768x256xf32>) outs(%[[BIAS]] : tensor<128x256xf32>)
+// CHECK:           %[[G:.*]] = linalg.generic {{.*}} outs(%[[C]] : tensor<128x256xf32>) attrs = {transformer.contraction = "epilogue"}
+// CHECK:             math.tanh
+// CHECK:           tensor.parallel_insert_slice %[[G]] into %[[O]][%[[I]], %[[J]]] [128, 256]
+// CHECK:         return %[[R]]
+#bcast = affine_map<(d0, d1) -> (d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @linear_gelu(%x: tensor<128x768xf32>, %w: tensor<768x3072xf32>, %b: tensor<3072xf32>) -> tensor<128x3072xf32> {
+  %c = arith.constant 0.797884583 : f32
+  %e = tensor.empty() : tensor<128x3072xf32>
+  %bias = linalg.generic {indexing_maps = [#bcast, #id], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<3072xf32>) outs(%e : tensor<128x3072xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<128x3072xf32>
+  %y = linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {transformer.contraction = "mnk"} ins(%x, %w : tensor<128x768xf32>, tensor<768x3072xf32>) outs(%bias : tensor<128x3072xf32>) -> tensor<128x3072xf32>
+  %g = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%y : tensor<128x3072xf32>) outs(%e : tensor<128x3072xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.mulf %in, %c : f32
+    %t = math.tanh %s : f32
+    %r = arith.mulf %in, %t : f32
+    linalg.yield %r : f32
+  } -> tensor<128x3072xf32>
+  return %g : tensor<128x3072xf32>
+}
+
+// -----
+
+// A zero-filled matmul whose result gets a residual add and a scale (the
+// residual is the add's other input, its slice is read per tile), dynamic
+// sizes: the fill, the contraction, the add and the scale in one tile.
+// CHECK-LABEL: func.func @residual_scale
+// CHECK-SAME:    %[[R:[a-z0-9]+]]: tensor<?x?xf32>
+// CHECK:         scf.forall {{.*}} step (128, 256)
+// CHECK:           %[[RS:.*]] = tensor.extract_slice %[[R]]
+// CHECK:           %[[F:.*]] = linalg.fill {transformer.contraction = "epilogue"}
+// CHECK:           %[[C:.*]] = linalg.matmul {transformer.contraction = "mnk_tile"} {{.*}} outs(%[[F]] :
+// CHECK:           %[[A:.*]] = linalg.generic {{.*}} ins(%[[RS]] : tensor<?x?xf32>) outs(%[[C]] : tensor<?x?xf32>) attrs = {transformer.contraction = "epilogue"}
+// CHECK:           %[[S:.*]] = linalg.generic {{.*}} outs(%[[A]] : tensor<?x?xf32>) attrs = {transformer.contraction = "epilogue"}
+// CHECK:           tensor.parallel_insert_slice %[[S]]
+// CHECK-NOT:     linalg.
+// CHECK:         return
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @residual_scale(%r: tensor<?x?xf32>, %a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %zero = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %a, %c0 : tensor<?x?xf32>
+  %n = tensor.dim %b, %c1 : tensor<?x?xf32>
+  %e = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %y = linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%f : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%r, %y : tensor<?x?xf32>, tensor<?x?xf32>) outs(%e : tensor<?x?xf32>) {
+  ^bb0(%in0: f32, %in1: f32, %out: f32):
+    %v = arith.addf %in0, %in1 : f32
+    linalg.yield %v : f32
+  } -> tensor<?x?xf32>
+  %t = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<?x?xf32>) outs(%e : tensor<?x?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.mulf %in, %half : f32
+    linalg.yield %v : f32
+  } -> tensor<?x?xf32>
+  return %t : tensor<?x?xf32>
+}
+
+// -----
+
+// The result is also returned: the GELU is not fused (it would need the
+// whole result first); the contraction and its bias are still tiled. An
+// epilogue with math.erf (no vector lowering: libm on scalars) is fused but
+// not tagged for vectorization. A batched contraction gets one batch per
+// tile.
+// CHECK-LABEL: func.func @shared_result
+// CHECK:         %[[R:.*]] = scf.forall {{.*}} step (128, 256)
+// CHECK:           linalg.contract {{.*}}"mnk_tile"
+// CHECK-NOT:       math.tanh
+// CHECK:         }
+// CHECK:         %[[G:.*]] = linalg.generic {{.*}} ins(%[[R]] :
+// CHECK-NOT:       transformer.contraction
+// CHECK:           math.tanh
+// CHECK:         return %[[R]], %[[G]]
+func.func @shared_result(%x: tensor<64x32xf32>, %w: tensor<32x48xf32>, %acc: tensor<64x48xf32>) -> (tensor<64x48xf32>, tensor<64x48xf32>) {
+  %e = tensor.empty() : tensor<64x48xf32>
+  %y = linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {transformer.contraction = "mnk"} ins(%x, %w : tensor<64x32xf32>, tensor<32x48xf32>) outs(%acc : tensor<64x48xf32>) -> tensor<64x48xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%y : tensor<64x48xf32>) outs(%e : tensor<64x48xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %t = math.tanh %in : f32
+    linalg.yield %t : f32
+  } -> tensor<64x48xf32>
+  return %y, %g : tensor<64x48xf32>, tensor<64x48xf32>
+}
+
+// CHECK-LABEL: func.func @erf_batched
+// CHECK:         scf.forall {{.*}} step (1, 128, 256)
+// CHECK:           linalg.batch_matmul {transformer.contraction = "bmnk_tile"}
+// CHECK:           linalg.generic
+// CHECK-NOT:         transformer.contraction
+// CHECK:             math.erf
+func.func @erf_batched(%a: tensor<2x64x32xf32>, %b: tensor<2x32x48xf32>, %acc: tensor<2x64x48xf32>) -> tensor<2x64x48xf32> {
+  %y = linalg.batch_matmul {transformer.contraction = "bmnk"} ins(%a, %b : tensor<2x64x32xf32>, tensor<2x32x48xf32>) outs(%acc : tensor<2x64x48xf32>) -> tensor<2x64x48xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} outs(%y : tensor<2x64x48xf32>) {
+  ^bb0(%out: f32):
+    %t = math.erf %out : f32
+    linalg.yield %t : f32
+  } -> tensor<2x64x48xf32>
+  return %g : tensor<2x64x48xf32>
+}

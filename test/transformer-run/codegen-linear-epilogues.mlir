@@ -1,0 +1,150 @@
+// linear (x @ w^T + b, w is n x k) and matmul {transpose_b} through the CPU
+// schedule: B read through its vectorized transposed copy, and the bias,
+// GELU, residual add and scale fused into the contraction's cache tiles
+// (lib/Codegen/CPU/FuseEpilogues.cpp). Sizes that divide the tiles, odd
+// sizes (37x53x61: peeled register, transpose and epilogue tiles), dynamic
+// sizes (scalar remainders), batched; -O2 and -O3, 1 and 2 threads.
+// REQUIRES: numpy
+// RUN: %python %test_lib/run_reference.py %s %t -O2 --threads=1 | FileCheck %s
+// RUN: %python %test_lib/run_reference.py %s %t -O2 --threads=2 | FileCheck %s
+// RUN: %python %test_lib/run_reference.py %s %t -O3 --threads=1 | FileCheck %s
+// RUN: %python %test_lib/run_reference.py %s %t -O3 --threads=2 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: PASS @batched_transpose_b: result[0] 2x19x45
+// CHECK: PASS @linear_3d_gelu: result[0] 2x37x53
+// CHECK: PASS @linear_divisible: result[0] 256x512
+// CHECK: PASS @linear_dynamic: result[0] 45x70
+// CHECK: PASS @linear_dynamic_gelu_residual: result[0] 45x70
+// CHECK: PASS @linear_erf_gelu: result[0] 20x40
+// CHECK: PASS @linear_gelu: result[0] 128x300
+// CHECK: PASS @linear_odd: result[0] 37x53
+// CHECK: PASS @linear_residual_scale: result[0] 37x53
+// CHECK: PASS @linear_shared_result: result[0] 37x53
+// CHECK: PASS @linear_shared_result: result[1] 37x53
+// CHECK: PASS @transpose_b_divisible: result[0] 128x256
+// CHECK: PASS @transpose_b_dynamic: result[0] 45x70
+// CHECK: PASS @transpose_b_odd: result[0] 37x53
+
+// PY: def case_batched_transpose_b(rng):
+// PY:     a, b = rng.standard_normal((2, 19, 30), np.float32), rng.standard_normal((2, 45, 30), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b, transpose_b=True)]
+func.func @batched_transpose_b(%a: tensor<2x19x30xf32>, %b: tensor<2x45x30xf32>) -> tensor<2x19x45xf32> {
+  %0 = transformer.matmul %a, %b {transpose_b} : tensor<2x19x30xf32>, tensor<2x45x30xf32> -> tensor<2x19x45xf32>
+  return %0 : tensor<2x19x45xf32>
+}
+
+// A 3-D x: the (batch, row) loops collapse into m; GELU fused.
+// PY: def case_linear_3d_gelu(rng):
+// PY:     x, w, b = rng.standard_normal((2, 37, 61), np.float32), rng.standard_normal((53, 61), np.float32), rng.standard_normal((53,), np.float32)
+// PY:     return [x, w, b], [ref.gelu_tanh(ref.linear(x, w, b))]
+func.func @linear_3d_gelu(%x: tensor<2x37x61xf32>, %w: tensor<53x61xf32>, %b: tensor<53xf32>) -> tensor<2x37x53xf32> {
+  %0 = transformer.linear %x, %w, %b : tensor<2x37x61xf32>, tensor<53x61xf32>, tensor<53xf32> -> tensor<2x37x53xf32>
+  %1 = transformer.gelu %0 : tensor<2x37x53xf32> -> tensor<2x37x53xf32>
+  return %1 : tensor<2x37x53xf32>
+}
+
+// Two cache tiles in m and n, k in two blocks.
+// PY: def case_linear_divisible(rng):
+// PY:     # Positive inputs: no cancellation in the long f32 sums.
+// PY:     x, w, b = rng.random((256, 512), np.float32), rng.random((512, 512), np.float32), rng.random((512,), np.float32)
+// PY:     return [x, w, b], [ref.linear(x, w, b)]
+func.func @linear_divisible(%x: tensor<256x512xf32>, %w: tensor<512x512xf32>, %b: tensor<512xf32>) -> tensor<256x512xf32> {
+  %0 = transformer.linear %x, %w, %b : tensor<256x512xf32>, tensor<512x512xf32>, tensor<512xf32> -> tensor<256x512xf32>
+  return %0 : tensor<256x512xf32>
+}
+
+// k = 300: two k blocks. Positive inputs: no cancellation in the long sums.
+// PY: def case_linear_dynamic(rng):
+// PY:     x, w, b = rng.random((45, 300), np.float32), rng.random((70, 300), np.float32), rng.standard_normal((70,), np.float32)
+// PY:     return [x, w, b], [ref.linear(x, w, b)]
+func.func @linear_dynamic(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
+  %0 = transformer.linear %x, %w, %b : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// PY: def case_linear_dynamic_gelu_residual(rng):
+// PY:     x, w, b = rng.standard_normal((45, 61), np.float32), rng.standard_normal((70, 61), np.float32), rng.standard_normal((70,), np.float32)
+// PY:     r = rng.standard_normal((45, 70), np.float32)
+// PY:     return [x, w, b, r], [r + ref.gelu_tanh(ref.linear(x, w, b))]
+func.func @linear_dynamic_gelu_residual(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %b: tensor<?xf32>, %r: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = transformer.linear %x, %w, %b : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  %1 = transformer.gelu %0 : tensor<?x?xf32> -> tensor<?x?xf32>
+  %2 = transformer.add %r, %1 : tensor<?x?xf32>, tensor<?x?xf32> -> tensor<?x?xf32>
+  return %2 : tensor<?x?xf32>
+}
+
+// PY: def case_linear_erf_gelu(rng):
+// PY:     x, w, b = rng.standard_normal((20, 33), np.float32), rng.standard_normal((40, 33), np.float32), rng.standard_normal((40,), np.float32)
+// PY:     return [x, w, b], [ref.gelu_erf(ref.linear(x, w, b))]
+func.func @linear_erf_gelu(%x: tensor<20x33xf32>, %w: tensor<40x33xf32>, %b: tensor<40xf32>) -> tensor<20x40xf32> {
+  %0 = transformer.linear %x, %w, %b : tensor<20x33xf32>, tensor<40x33xf32>, tensor<40xf32> -> tensor<20x40xf32>
+  %1 = transformer.gelu %0 {approximate = "none"} : tensor<20x40xf32> -> tensor<20x40xf32>
+  return %1 : tensor<20x40xf32>
+}
+
+// The GPT-2 MLP's first half at a small size: n = 300 leaves a cache tile of
+// 44 columns and an epilogue remainder of 12.
+// PY: def case_linear_gelu(rng):
+// PY:     x, w, b = rng.standard_normal((128, 96), np.float32), rng.standard_normal((300, 96), np.float32), rng.standard_normal((300,), np.float32)
+// PY:     return [x, w, b], [ref.gelu_tanh(ref.linear(x, w, b))]
+func.func @linear_gelu(%x: tensor<128x96xf32>, %w: tensor<300x96xf32>, %b: tensor<300xf32>) -> tensor<128x300xf32> {
+  %0 = transformer.linear %x, %w, %b : tensor<128x96xf32>, tensor<300x96xf32>, tensor<300xf32> -> tensor<128x300xf32>
+  %1 = transformer.gelu %0 : tensor<128x300xf32> -> tensor<128x300xf32>
+  return %1 : tensor<128x300xf32>
+}
+
+// PY: def case_linear_odd(rng):
+// PY:     x, w, b = rng.standard_normal((37, 61), np.float32), rng.standard_normal((53, 61), np.float32), rng.standard_normal((53,), np.float32)
+// PY:     return [x, w, b], [ref.linear(x, w, b)]
+func.func @linear_odd(%x: tensor<37x61xf32>, %w: tensor<53x61xf32>, %b: tensor<53xf32>) -> tensor<37x53xf32> {
+  %0 = transformer.linear %x, %w, %b : tensor<37x61xf32>, tensor<53x61xf32>, tensor<53xf32> -> tensor<37x53xf32>
+  return %0 : tensor<37x53xf32>
+}
+
+// The residual add and a scale after it: both fused.
+// PY: def case_linear_residual_scale(rng):
+// PY:     x, w, b = rng.standard_normal((37, 61), np.float32), rng.standard_normal((53, 61), np.float32), rng.standard_normal((53,), np.float32)
+// PY:     r = rng.standard_normal((37, 53), np.float32)
+// PY:     return [x, w, b, r], [(ref.f64(r) + ref.linear(x, w, b)) * np.float32(0.37)]
+func.func @linear_residual_scale(%x: tensor<37x61xf32>, %w: tensor<53x61xf32>, %b: tensor<53xf32>, %r: tensor<37x53xf32>) -> tensor<37x53xf32> {
+  %0 = transformer.linear %x, %w, %b : tensor<37x61xf32>, tensor<53x61xf32>, tensor<53xf32> -> tensor<37x53xf32>
+  %1 = transformer.add %r, %0 : tensor<37x53xf32>, tensor<37x53xf32> -> tensor<37x53xf32>
+  %2 = transformer.scale %1 {factor = 0.37 : f32} : tensor<37x53xf32> -> tensor<37x53xf32>
+  return %2 : tensor<37x53xf32>
+}
+
+// The linear's result is used twice: nothing after it is fused, both results
+// are right.
+// PY: def case_linear_shared_result(rng):
+// PY:     x, w, b = rng.standard_normal((37, 61), np.float32), rng.standard_normal((53, 61), np.float32), rng.standard_normal((53,), np.float32)
+// PY:     y = ref.linear(x, w, b)
+// PY:     return [x, w, b], [y, ref.gelu_tanh(y)]
+func.func @linear_shared_result(%x: tensor<37x61xf32>, %w: tensor<53x61xf32>, %b: tensor<53xf32>) -> (tensor<37x53xf32>, tensor<37x53xf32>) {
+  %0 = transformer.linear %x, %w, %b : tensor<37x61xf32>, tensor<53x61xf32>, tensor<53xf32> -> tensor<37x53xf32>
+  %1 = transformer.gelu %0 : tensor<37x53xf32> -> tensor<37x53xf32>
+  return %0, %1 : tensor<37x53xf32>, tensor<37x53xf32>
+}
+
+// PY: def case_transpose_b_divisible(rng):
+// PY:     a, b = rng.random((128, 512), np.float32), rng.random((256, 512), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b, transpose_b=True)]
+func.func @transpose_b_divisible(%a: tensor<128x512xf32>, %b: tensor<256x512xf32>) -> tensor<128x256xf32> {
+  %0 = transformer.matmul %a, %b {transpose_b} : tensor<128x512xf32>, tensor<256x512xf32> -> tensor<128x256xf32>
+  return %0 : tensor<128x256xf32>
+}
+
+// PY: def case_transpose_b_dynamic(rng):
+// PY:     a, b = rng.random((45, 300), np.float32), rng.random((70, 300), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b, transpose_b=True)]
+func.func @transpose_b_dynamic(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = transformer.matmul %a, %b {transpose_b} : tensor<?x?xf32>, tensor<?x?xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// PY: def case_transpose_b_odd(rng):
+// PY:     a, b = rng.standard_normal((37, 61), np.float32), rng.standard_normal((53, 61), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b, transpose_b=True)]
+func.func @transpose_b_odd(%a: tensor<37x61xf32>, %b: tensor<53x61xf32>) -> tensor<37x53xf32> {
+  %0 = transformer.matmul %a, %b {transpose_b} : tensor<37x61xf32>, tensor<53x61xf32> -> tensor<37x53xf32>
+  return %0 : tensor<37x53xf32>
+}
