@@ -22,6 +22,9 @@ config.substitutions.append(("%obj_root", config.transformer_obj_root))
 config.substitutions.append(("%test_lib", os.path.join(config.test_source_root, "lib")))
 
 # Catch variables that leak between CHECK-LABEL blocks, as upstream does.
+# `--param opt_level=-O3`: the execution tests' runs that name no level use
+# it (test/lib/run_reference.py, program_matrix.py).
+config.environment["TRANSFORMER_TEST_OPT_LEVEL"] = lit_config.params.get("opt_level", "")
 config.environment["FILECHECK_OPTS"] = "-enable-var-scope --allow-unused-prefixes=false"
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])

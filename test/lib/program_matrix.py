@@ -825,6 +825,15 @@ def compare(got, want):
     return "differs at %s: got %r, expected %r" % (where, got[where], want[where])
 
 
+def with_default_opt_level(flags):
+    """As in run_reference.py: TRANSFORMER_TEST_OPT_LEVEL is the level of the
+    runs that name none (CTest's second run of the execution tests: -O3)."""
+    level = os.environ.get("TRANSFORMER_TEST_OPT_LEVEL", "")
+    if level and not any(f.startswith("-O") for f in flags):
+        return flags + [level]
+    return flags
+
+
 def main():
     group = sys.argv[1]
     cases = GROUPS[group](np.random.default_rng(8))
@@ -833,7 +842,7 @@ def main():
     if sys.argv[2] == "--emit":
         sys.stdout.write(module_text(cases))
         return 0
-    workdir, flags = sys.argv[2], sys.argv[3:]
+    workdir, flags = sys.argv[2], with_default_opt_level(sys.argv[3:])
     os.makedirs(workdir, exist_ok=True)
     failures = {}
     for index, chunk in enumerate(chunks(cases)):

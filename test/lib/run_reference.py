@@ -46,9 +46,20 @@ def as_input(value, path):
     return "@" + path
 
 
+def with_default_opt_level(flags):
+    """Adds TRANSFORMER_TEST_OPT_LEVEL (lit --param opt_level=-O3, which CTest
+    sets for its second run of the execution tests) to a run that names no
+    level, so that every numeric test runs at -O0 and -O3 as well as at the
+    default level."""
+    level = os.environ.get("TRANSFORMER_TEST_OPT_LEVEL", "")
+    if level and not any(f.startswith("-O") for f in flags):
+        return flags + [level]
+    return flags
+
+
 def main():
     mlir, workdir = sys.argv[1], sys.argv[2]
-    extra = sys.argv[3:]
+    extra = with_default_opt_level(sys.argv[3:])
     os.makedirs(workdir, exist_ok=True)
     cases = load_cases(mlir)
     if not cases:
