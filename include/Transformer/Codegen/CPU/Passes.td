@@ -77,4 +77,40 @@ def TransformerCPUCodegenPass
                            "::mlir::arith::ArithDialect"];
 }
 
+
+def TransformerCPUFlashAttentionPass
+    : Pass<"transformer-cpu-flash-attention", "::mlir::ModuleOp"> {
+  let summary = "Lower transformer.attention to a flash-style CPU kernel";
+  let description = [{
+    Replaces every `transformer.attention` on ranked f32 tensors by a call to
+    a kernel function (`@__transformer_flash_attention*`, private, on
+    memrefs) that never materialises the Sq x Sk scores: an `scf.forall`
+    over (batch * heads, query block of 64), a loop over key blocks of 64
+    with the online softmax, scores computed transposed (keys x queries, the
+    queries on `vector<16xf32>` lanes) in 4 x 4 register tiles, exp2 as a
+    short polynomial. With `causal`/`window` only the key blocks inside the
+    band are visited and only the blocks crossing its edges are masked; with
+    a `transformer.mask_blocks` attribute (`--transformer-mask-sparsity`)
+    fully masked blocks are skipped and fully visible ones are not masked.
+    Decoding shapes (Sq <= 16) use blocks of 16 queries and split the keys
+    over the threads, combining the partial softmaxes. Masks that broadcast
+    over some batch dimensions only keep the generic lowering. See
+    docs/attention.md.
+  }];
+  let options = [
+    Option<"threads", "threads", "unsigned", /*default=*/"0",
+           "Threads the kernel will run on (0: the machine's); decoding "
+           "shapes split their keys when more than one">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::cf::ControlFlowDialect"];
+}
+
 #endif // TRANSFORMER_CODEGEN_CPU_PASSES
