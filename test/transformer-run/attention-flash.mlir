@@ -8,6 +8,7 @@
 // RUN: %python %test_lib/run_reference.py %s %t --threads=2 | FileCheck %s
 // RUN: %python %test_lib/run_reference.py %s %t -O3 --threads=2 | FileCheck %s
 // CHECK-NOT: FAIL
+// CHECK: PASS @block_diagonal: result[0] 2x128x16
 // CHECK: PASS @causal_heads: result[0] 2x3x130x24
 // CHECK: PASS @causal_offset: result[0] 70x16
 // CHECK: PASS @causal_offset_more_queries: result[0] 150x16
@@ -25,6 +26,7 @@
 // CHECK: PASS @scale_dv: result[0] 129x65x19
 // CHECK: PASS @window_large: result[0] 1x200x32
 // CHECK: PASS @window_one: result[0] 90x8
+// CHECK: PASS @window_mask_operand: result[0] 100x16
 // CHECK: PASS @window_small: result[0] 1x300x32
 
 // PY: def case_plain(rng):
@@ -196,4 +198,31 @@ func.func @decode_window(%q: tensor<1x4x3x33xf32>, %k: tensor<1x4x500x33xf32>, %
 func.func @decode_mask(%q: tensor<2x3x8xf32>, %k: tensor<2x300x8xf32>, %v: tensor<2x300x8xf32>, %m: tensor<3x300xf32>) -> tensor<2x3x8xf32> {
   %o = transformer.attention %q, %k, %v mask(%m : tensor<3x300xf32>) : tensor<2x3x8xf32>, tensor<2x300x8xf32>, tensor<2x300x8xf32> -> tensor<2x3x8xf32>
   return %o : tensor<2x3x8xf32>
+}
+
+// A constant block-diagonal mask: the off-diagonal blocks are never computed
+// (--transformer-mask-sparsity), the diagonal ones apply no mask.
+// PY: def case_block_diagonal(rng):
+// PY:     q, k, v = (rng.standard_normal((2, 128, 16), np.float32) for _ in range(3))
+// PY:     m = np.full((128, 128), -np.inf); m[:64, :64] = 0; m[64:, 64:] = 0
+// PY:     return [q, k, v], [ref.attention(q, k, v, mask=m)]
+func.func @block_diagonal(%q: tensor<2x128x16xf32>, %k: tensor<2x128x16xf32>, %v: tensor<2x128x16xf32>) -> tensor<2x128x16xf32> {
+  %ninf = arith.constant dense<0xFF800000> : tensor<128x128xf32>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %m0 = tensor.insert_slice %zero into %ninf[0, 0] [64, 64] [1, 1] : tensor<64x64xf32> into tensor<128x128xf32>
+  %m = tensor.insert_slice %zero into %m0[64, 64] [64, 64] [1, 1] : tensor<64x64xf32> into tensor<128x128xf32>
+  %o = transformer.attention %q, %k, %v mask(%m : tensor<128x128xf32>) : tensor<2x128x16xf32>, tensor<2x128x16xf32>, tensor<2x128x16xf32> -> tensor<2x128x16xf32>
+  return %o : tensor<2x128x16xf32>
+}
+
+// A windowed causal mask given as an operand (create_causal_mask), with
+// Sq != Sk: its blocks are classified at compile time too.
+// PY: def case_window_mask_operand(rng):
+// PY:     q = rng.standard_normal((100, 16), np.float32)
+// PY:     k, v = rng.standard_normal((260, 16), np.float32), rng.standard_normal((260, 16), np.float32)
+// PY:     return [q, k, v], [ref.attention(q, k, v, mask=ref.causal_mask(100, 260, 70))]
+func.func @window_mask_operand(%q: tensor<100x16xf32>, %k: tensor<260x16xf32>, %v: tensor<260x16xf32>) -> tensor<100x16xf32> {
+  %m = transformer.create_causal_mask {window = 70 : i64} : tensor<100x260xf32>
+  %o = transformer.attention %q, %k, %v mask(%m : tensor<100x260xf32>) : tensor<100x16xf32>, tensor<260x16xf32>, tensor<260x16xf32> -> tensor<100x16xf32>
+  return %o : tensor<100x16xf32>
 }

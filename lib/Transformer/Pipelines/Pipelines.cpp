@@ -73,6 +73,7 @@ void transformer::buildTransformerToLinalgPipeline(
     pm.addNestedPass<func::FuncOp>(createTransformerFuseAttentionPass());
   // -O2 and up: attention as a flash kernel (lib/Codegen/CPU).
   if (opts.optLevel >= 2) {
+    pm.addPass(createTransformerMaskSparsityPass());
     TransformerCPUFlashAttentionPassOptions flash;
     flash.threads = getEffectiveThreads(opts);
     pm.addPass(createTransformerCPUFlashAttentionPass(flash));

@@ -113,4 +113,29 @@ def TransformerCPUFlashAttentionPass
                            "::mlir::cf::ControlFlowDialect"];
 }
 
+def TransformerMaskSparsityPass : Pass<"transformer-mask-sparsity"> {
+  let summary = "Classify the blocks of masks known at compile time";
+  let description = [{
+    Evaluates every mask known at compile time (`create_causal_mask` with or
+    without `window`, the `causal`/`window` attributes of `attention`,
+    `arith.constant dense<...>` masks of 0 / -inf / other values, and
+    `transformer.add` of such masks) and classifies each 64 x 64 block of
+    (queries, keys): `M` fully masked, `V` fully visible (all zeros), `P`
+    partial. The table is recorded on the consuming `attention` and
+    `masked_softmax` ops and propagated to the users that keep the zero
+    blocks of masked probabilities (scale, mul, div numerator, relu, gelu,
+    and the `matmul` that takes them as its left operand):
+
+    ```mlir
+    %o = transformer.attention %q, %k, %v {causal,
+           transformer.mask_blocks = {block = array<i64: 64, 64>,
+                                      rows = ["PMM", "VPM", "VVP"]}} : ...
+    ```
+
+    The flash kernel (`--transformer-cpu-flash-attention`) never computes
+    `M` blocks and applies no mask in `V` blocks. A malformed
+    `transformer.mask_blocks` attribute already in the input is an error.
+  }];
+}
+
 #endif // TRANSFORMER_CODEGEN_CPU_PASSES
