@@ -52,7 +52,8 @@ std::optional<std::pair<int64_t, int64_t>> maskShape(Type type) {
   for (int64_t i = 0; i + 2 < t.getRank(); ++i)
     if (t.getDimSize(i) != 1)
       return std::nullopt;
-  int64_t sq = t.getDimSize(t.getRank() - 2), sk = t.getDimSize(t.getRank() - 1);
+  int64_t sq = t.getDimSize(t.getRank() - 2),
+          sk = t.getDimSize(t.getRank() - 1);
   if (sq == 0 || sk == 0 || sq * sk > kMaxElements)
     return std::nullopt;
   return std::make_pair(sq, sk);
@@ -116,7 +117,8 @@ std::optional<KnownMask> evaluate(Value value) {
     std::optional<KnownMask> block = evaluate(insert.getSource());
     if (!dest || !block)
       return std::nullopt;
-    int64_t i0 = insert.getStaticOffsets()[0], j0 = insert.getStaticOffsets()[1];
+    int64_t i0 = insert.getStaticOffsets()[0],
+            j0 = insert.getStaticOffsets()[1];
     for (int64_t i = 0; i < block->sq; ++i)
       for (int64_t j = 0; j < block->sk; ++j)
         dest->elems[(i0 + i) * sk + j0 + j] = block->at(i, j);
@@ -135,8 +137,8 @@ std::optional<KnownMask> evaluate(Value value) {
       return std::nullopt;
     for (size_t e = 0; e < l->elems.size(); ++e)
       l->elems[e] = (l->elems[e] == kMasked || r->elems[e] == kMasked) ? kMasked
-                    : (l->elems[e] == kZero && r->elems[e] == kZero) ? kZero
-                                                                     : kBias;
+                    : (l->elems[e] == kZero && r->elems[e] == kZero)   ? kZero
+                                                                       : kBias;
     return l;
   }
   return std::nullopt;
