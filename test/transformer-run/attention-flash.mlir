@@ -25,8 +25,8 @@
 // CHECK: PASS @plain: result[0] 2x3x100x24
 // CHECK: PASS @scale_dv: result[0] 129x65x19
 // CHECK: PASS @window_large: result[0] 1x200x32
-// CHECK: PASS @window_one: result[0] 90x8
 // CHECK: PASS @window_mask_operand: result[0] 100x16
+// CHECK: PASS @window_one: result[0] 90x8
 // CHECK: PASS @window_small: result[0] 1x300x32
 
 // PY: def case_plain(rng):
