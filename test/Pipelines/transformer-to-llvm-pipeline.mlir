@@ -2,8 +2,8 @@
 // (-mlir-print-ir-before=lower-transformer prints it on stderr): shape
 // inference, canonicalization and attention fusion must have run, or not,
 // according to the options.
-// RUN: transformer-opt %s -pass-pipeline='builtin.module(transformer-to-linalg-pipeline{opt-level=2})' -mlir-print-ir-before=lower-transformer -o /dev/null 2>&1 | FileCheck %s --check-prefix=FUSED
-// RUN: transformer-opt %s --transformer-to-llvm -mlir-print-ir-before=lower-transformer -o /dev/null 2>&1 | FileCheck %s --check-prefix=FUSED
+// RUN: transformer-opt %s -pass-pipeline='builtin.module(transformer-to-linalg-pipeline{opt-level=2})' -mlir-print-ir-before=transformer-mask-sparsity -o /dev/null 2>&1 | FileCheck %s --check-prefix=FUSED
+// RUN: transformer-opt %s --transformer-to-llvm -mlir-print-ir-before=transformer-mask-sparsity -o /dev/null 2>&1 | FileCheck %s --check-prefix=FUSED
 // RUN: transformer-opt %s -pass-pipeline='builtin.module(transformer-to-linalg-pipeline{fuse-attention=false})' -mlir-print-ir-before=lower-transformer -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNFUSED
 // RUN: transformer-opt %s -pass-pipeline='builtin.module(transformer-to-linalg-pipeline{opt-level=0})' -mlir-print-ir-before=lower-transformer -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNFUSED
 // RUN: transformer-opt %s -pass-pipeline='builtin.module(transformer-to-linalg-pipeline{opt-level=2})' | FileCheck %s --check-prefix=LINALG
@@ -15,8 +15,9 @@
 
 // The unranked chain below is inferred, the transposed key becomes
 // transpose_b (canonicalization), and the chain fuses into one attention with
-// the scale folded in. Only that attention reaches the lowering.
-// FUSED: IR Dump Before {{.*}}(lower-transformer)
+// the scale folded in. Only that attention reaches the attention passes of -O2
+// (mask sparsity, then the flash kernel).
+// FUSED: IR Dump Before {{.*}}(transformer-mask-sparsity)
 // FUSED-LABEL: func.func @chain
 // FUSED-SAME: (%[[Q:.*]]: tensor<4x8xf32>, %[[K:.*]]: tensor<6x8xf32>, %[[V:.*]]: tensor<6x8xf32>) -> tensor<4x8xf32>
 // FUSED-NEXT: %[[A:.*]] = transformer.attention %[[Q]], %[[K]], %[[V]] {scale = 5.000000e-01 : f32} : tensor<4x8xf32>, tensor<6x8xf32>, tensor<6x8xf32> -> tensor<4x8xf32>

@@ -71,6 +71,13 @@ void transformer::buildTransformerToLinalgPipeline(
   pm.addPass(createCanonicalizerPass());
   if (opts.optLevel >= 1 && opts.fuseAttention)
     pm.addNestedPass<func::FuncOp>(createTransformerFuseAttentionPass());
+  // -O2 and up: attention as a flash kernel (lib/Codegen/CPU).
+  if (opts.optLevel >= 2) {
+    pm.addPass(createTransformerMaskSparsityPass());
+    TransformerCPUFlashAttentionPassOptions flash;
+    flash.threads = getEffectiveThreads(opts);
+    pm.addPass(createTransformerCPUFlashAttentionPass(flash));
+  }
   pm.addPass(createConvertTransformerToLinalgPass());
   // Element-wise arith/math ops on tensors, which programs may mix with the
   // dialect, have no bufferization: make them linalg.generic ops.

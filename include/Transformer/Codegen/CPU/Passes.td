@@ -128,4 +128,64 @@ def TransformerCPUFuseEpiloguesPass
                            "::mlir::arith::ArithDialect"];
 }
 
+def TransformerCPUFlashAttentionPass
+    : Pass<"transformer-cpu-flash-attention", "::mlir::ModuleOp"> {
+  let summary = "Lower transformer.attention to a flash-style CPU kernel";
+  let description = [{
+    Replaces every `transformer.attention` on ranked f32 tensors by a call to
+    a kernel function (`@__transformer_flash_attention*`, private, on
+    memrefs) that never materialises the Sq x Sk scores: an `scf.forall`
+    over (batch * heads, query block of 64), a loop over key blocks of 64
+    with the online softmax, scores computed transposed (keys x queries, the
+    queries on `vector<16xf32>` lanes) in 4 x 4 register tiles, exp2 as a
+    short polynomial. With `causal`/`window` only the key blocks inside the
+    band are visited and only the blocks crossing its edges are masked; with
+    a `transformer.mask_blocks` attribute (`--transformer-mask-sparsity`)
+    fully masked blocks are skipped and fully visible ones are not masked.
+    Decoding shapes (Sq <= 16) use blocks of 16 queries and split the keys
+    over the threads, combining the partial softmaxes. Masks that broadcast
+    over some batch dimensions only keep the generic lowering. See
+    docs/attention.md.
+  }];
+  let options = [
+    Option<"threads", "threads", "unsigned", /*default=*/"0",
+           "Threads the kernel will run on (0: the machine's); decoding "
+           "shapes split their keys when more than one">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::cf::ControlFlowDialect"];
+}
+
+def TransformerMaskSparsityPass : Pass<"transformer-mask-sparsity"> {
+  let summary = "Classify the blocks of masks known at compile time";
+  let description = [{
+    Evaluates every mask known at compile time (`create_causal_mask` with or
+    without `window`, the `causal`/`window` attributes of `attention`,
+    `arith.constant dense<...>` masks of 0 / -inf / other values, and
+    `transformer.add` of such masks) and classifies each 64 x 64 block of
+    (queries, keys): `M` fully masked, `V` fully visible (all zeros), `P`
+    partial. The table is recorded on the consuming `attention` and
+    `masked_softmax` ops and propagated to the users that keep the zero
+    blocks of masked probabilities (scale, mul, div numerator, relu, gelu,
+    and the `matmul` that takes them as its left operand):
+
+    ```mlir
+    %o = transformer.attention %q, %k, %v {causal,
+           transformer.mask_blocks = {block = array<i64: 64, 64>,
+                                      rows = ["PMM", "VPM", "VVP"]}} : ...
+    ```
+
+    The flash kernel (`--transformer-cpu-flash-attention`) never computes
+    `M` blocks and applies no mask in `V` blocks. A malformed
+    `transformer.mask_blocks` attribute already in the input is an error.
+  }];
+}
+
 #endif // TRANSFORMER_CODEGEN_CPU_PASSES

@@ -1,0 +1,71 @@
+//===- FlashAttention.h - Flash attention kernels and mask blocks -*- C++
+//-*-===//
+//
+// The flash-style attention kernel built by --transformer-cpu-flash-attention
+// and the block classification of masks that --transformer-mask-sparsity
+// records in the IR (and the kernel reads back).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRANSFORMER_CODEGEN_CPU_FLASHATTENTION_H
+#define TRANSFORMER_CODEGEN_CPU_FLASHATTENTION_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::transformer {
+
+/// The attribute --transformer-mask-sparsity attaches to the ops that consume
+/// (or produce) a mask known at compile time: a dictionary
+/// `{block = array<i64: BQ, BK>, rows = ["VVPM", ...]}` with one string per
+/// query block and one character per key block: `M` fully masked (never
+/// computed), `V` fully visible (no mask applied), `P` partial.
+constexpr llvm::StringLiteral kMaskBlocksAttrName = "transformer.mask_blocks";
+
+/// Block sizes of the analysis; the flash kernel's key blocks are the same.
+constexpr int64_t kMaskBlockQ = 64;
+constexpr int64_t kMaskBlockK = 64;
+
+/// Per (query block, key block) classes of a mask.
+struct MaskBlocks {
+  int64_t blockQ = kMaskBlockQ, blockK = kMaskBlockK;
+  SmallVector<std::string> rows; // 'M', 'V' or 'P'
+  char at(int64_t qb, int64_t kb) const { return rows[qb][kb]; }
+  DictionaryAttr toAttr(MLIRContext *ctx) const;
+  static std::optional<MaskBlocks> fromAttr(Attribute attr);
+};
+
+/// What one flash kernel computes. The kernel reads `q [BH, Sq, D]`,
+/// `k [BH, Sk, D]`, `v [BH, Sk, Dv]`, an optional additive mask
+/// `[1 or BH, 1 or Sq, 1 or Sk]` and writes `out [BH, Sq, Dv]`; with `split`
+/// it takes three scratch buffers for the partial softmaxes of key chunks.
+struct FlashKernelConfig {
+  /// Vectors of 16 queries per query block (block of 16 * vectors queries).
+  int64_t vectors = 4;
+  /// Scale of the scores; std::nullopt: 1/sqrt(D) at run time.
+  std::optional<float> scale;
+  bool causal = false;
+  std::optional<int64_t> window;
+  bool hasMask = false;
+  /// Flash-decoding: key chunks over tasks, partial softmaxes combined.
+  bool split = false;
+  /// Static classes of the mask operand's blocks (from the sparsity pass).
+  std::optional<MaskBlocks> maskBlocks;
+
+  int64_t blockQ() const { return 16 * vectors; }
+};
+
+/// Key block size of the kernel.
+constexpr int64_t kFlashBlockK = 64;
+
+/// Builds the kernel as a private function `name` at `b`'s insertion point
+/// (in a module), on memrefs, with an scf.forall over the tasks.
+func::FuncOp buildFlashKernel(OpBuilder &b, Location loc, StringRef name,
+                              const FlashKernelConfig &config);
+
+} // namespace mlir::transformer
+
+#endif // TRANSFORMER_CODEGEN_CPU_FLASHATTENTION_H
