@@ -90,8 +90,8 @@ private:
     return NameLoc::get(b.getStringAttr(name));
   }
   RankedTensorType cacheType() {
-    return tensorOf({cfg.numLayers, 2, kDyn, cfg.numHeads, cfg.cacheLength,
-                     headDim});
+    return tensorOf(
+        {cfg.numLayers, 2, kDyn, cfg.numHeads, cfg.cacheLength, headDim});
   }
 
   void collectParameters() {
@@ -125,6 +125,7 @@ private:
   /// A public function taking `data` arguments, then every weight (with its
   /// `transformer.parameter` name); its entry block is the insertion point.
   func::FuncOp createFunction(StringRef name, ArrayRef<Type> data,
+                              ArrayRef<StringRef> dataNames,
                               ArrayRef<Type> results, Weights &weights) {
     SmallVector<Type> inputs(data);
     for (auto &[_, type] : parameters)
@@ -136,6 +137,8 @@ private:
                       b.getStringAttr(param.first));
     Block *entry = func.addEntryBlock();
     // Argument locations carry the names too (--mlir-print-debuginfo).
+    for (auto [i, dataName] : llvm::enumerate(dataNames))
+      entry->getArgument(i).setLoc(loc(dataName));
     for (auto [i, param] : llvm::enumerate(parameters))
       entry->getArgument(data.size() + i).setLoc(loc(param.first));
     b.setInsertionPointToStart(entry);
@@ -146,9 +149,9 @@ private:
     weights.wpe = take();
     for (int64_t l = 0; l < cfg.numLayers; ++l) {
       LayerWeights w;
-      for (Value *v : {&w.ln1W, &w.ln1B, &w.attnW, &w.attnB, &w.attnProjW,
-                       &w.attnProjB, &w.ln2W, &w.ln2B, &w.fcW, &w.fcB,
-                       &w.mlpProjW, &w.mlpProjB})
+      for (Value *v :
+           {&w.ln1W, &w.ln1B, &w.attnW, &w.attnB, &w.attnProjW, &w.attnProjB,
+            &w.ln2W, &w.ln2B, &w.fcW, &w.fcB, &w.mlpProjW, &w.mlpProjB})
         *v = take();
       weights.layers.push_back(w);
     }
@@ -168,9 +171,9 @@ private:
     cf::AssertOp::create(b, l, cond, message.str());
   }
 
-  /// x @ w + bias with a Conv1D weight [in, out].
+  /// x @ w + bias with a Conv1D weight [in, out], on rows x [N, in].
   Value conv1d(Location l, Value x, Value w, Value bias, int64_t out) {
-    RankedTensorType type = tensorOf({kDyn, kDyn, out});
+    RankedTensorType type = tensorOf({kDyn, out});
     Value y = MatmulOp::create(b, l, type, x, w, /*transpose_b=*/false);
     return AddOp::create(b, l, type, y, bias);
   }
@@ -192,18 +195,22 @@ private:
     Value fits = arith::CmpIOp::create(b, lp, arith::CmpIPredicate::ule, end,
                                        constIndex(cfg.maxPositions));
     check(lp, fits,
-          "gpt2: positions past n_positions (" +
-              Twine(cfg.maxPositions) + ")");
+          "gpt2: positions past n_positions (" + Twine(cfg.maxPositions) + ")");
     Value pe = tensor::ExtractSliceOp::create(
         b, lp, tensorOf({kDyn, cfg.embedDim}), w.wpe,
         ArrayRef<OpFoldResult>{start, b.getIndexAttr(0)},
         ArrayRef<OpFoldResult>{seq, b.getIndexAttr(cfg.embedDim)},
         ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
     (void)batch;
-    return AddOp::create(b, l, hidden, tok, pe);
+    Value x = AddOp::create(b, l, hidden, tok, pe);
+    // The layers work on rows [B*S, D]: every projection is then one 2-D
+    // contraction.
+    return tensor::CollapseShapeOp::create(
+        b, l, tensorOf({kDyn, cfg.embedDim}), x,
+        SmallVector<ReassociationIndices>{{0, 1}, {2}});
   }
 
-  /// One pre-LN block on x [B, S, D]; with a cache, its keys and values are
+  /// One pre-LN block on rows x [B*S, D]; with a cache, its keys and values are
   /// written into cache[layer] (prefill: positions 0..S-1; decode: position
   /// `pos`, S = 1) and decode attends over positions 0..pos.
   Value layer(Value x, int64_t index, const LayerWeights &w, Value batch,
@@ -213,15 +220,13 @@ private:
     Location la = loc(h + ".attn");
     Value ln1 = layerNorm(loc(h + ".ln_1"), x, w.ln1W, w.ln1B);
     Value qkv = conv1d(la, ln1, w.attnW, w.attnB, 3 * d);
-    // [B, S, 3D] -> [B, S, 3, H, hd] -> [3, B, H, S, hd].
-    Value split = tensor::ExpandShapeOp::create(
-        b, la, tensorOf({kDyn, kDyn, 3, nh, hd}), qkv,
-        SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}},
-        ArrayRef<OpFoldResult>{batch, seq, b.getIndexAttr(3),
-                               b.getIndexAttr(nh), b.getIndexAttr(hd)});
-    Value heads = TransposeOp::create(b, la, tensorOf({3, kDyn, nh, kDyn, hd}),
-                                      split,
-                                      b.getDenseI64ArrayAttr({2, 0, 3, 1, 4}));
+    // [B*S, 3D] -> [B, S, 3, H, hd] -> [3, B, H, S, hd].
+    Value split =
+        reshape(la, qkv, tensorOf({kDyn, kDyn, 3, nh, hd}),
+                {batch, seq, constIndex(3), constIndex(nh), constIndex(hd)});
+    Value heads =
+        TransposeOp::create(b, la, tensorOf({3, kDyn, nh, kDyn, hd}), split,
+                            b.getDenseI64ArrayAttr({2, 0, 3, 1, 4}));
     RankedTensorType headType = tensorOf({kDyn, nh, kDyn, hd});
     auto part = [&](int64_t i) -> Value {
       return tensor::ExtractSliceOp::create(
@@ -231,15 +236,17 @@ private:
                                  b.getIndexAttr(0)},
           ArrayRef<OpFoldResult>{b.getIndexAttr(1), batch, b.getIndexAttr(nh),
                                  seq, b.getIndexAttr(hd)},
-          ArrayRef<OpFoldResult>(SmallVector<OpFoldResult>(
-              5, b.getIndexAttr(1))));
+          ArrayRef<OpFoldResult>(
+              SmallVector<OpFoldResult>(5, b.getIndexAttr(1))));
     };
     Value q = part(0), k = part(1), v = part(2);
     Value keys = k, values = v;
     bool causal = true;
     if (cache.mode != CacheMode::None) {
       Location lc = loc(h + ".attn.kv_cache");
-      Value start = cache.mode == CacheMode::Decode ? cache.pos : constIndex(0);
+      OpFoldResult start = cache.mode == CacheMode::Decode
+                               ? OpFoldResult(cache.pos)
+                               : OpFoldResult(b.getIndexAttr(0));
       SmallVector<OpFoldResult> strides(6, b.getIndexAttr(1));
       auto at = [&](int64_t kind, OpFoldResult pos) {
         return SmallVector<OpFoldResult>{b.getIndexAttr(index),
@@ -250,9 +257,12 @@ private:
                                          b.getIndexAttr(0)};
       };
       auto sizes = [&](OpFoldResult len) {
-        return SmallVector<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1),
-                                         batch,             b.getIndexAttr(nh),
-                                         len,               b.getIndexAttr(hd)};
+        return SmallVector<OpFoldResult>{b.getIndexAttr(1),
+                                         b.getIndexAttr(1),
+                                         batch,
+                                         b.getIndexAttr(nh),
+                                         len,
+                                         b.getIndexAttr(hd)};
       };
       cache.tensor = tensor::InsertSliceOp::create(
           b, lc, k, cache.tensor, at(0, start), sizes(seq), strides);
@@ -261,12 +271,12 @@ private:
       if (cache.mode == CacheMode::Decode) {
         // Attend over the filled part: positions 0..pos.
         Value len = arith::AddIOp::create(b, lc, cache.pos, constIndex(1));
-        keys = tensor::ExtractSliceOp::create(
-            b, lc, headType, cache.tensor, at(0, b.getIndexAttr(0)),
-            sizes(len), strides);
-        values = tensor::ExtractSliceOp::create(
-            b, lc, headType, cache.tensor, at(1, b.getIndexAttr(0)),
-            sizes(len), strides);
+        keys = tensor::ExtractSliceOp::create(b, lc, headType, cache.tensor,
+                                              at(0, b.getIndexAttr(0)),
+                                              sizes(len), strides);
+        values = tensor::ExtractSliceOp::create(b, lc, headType, cache.tensor,
+                                                at(1, b.getIndexAttr(0)),
+                                                sizes(len), strides);
         // One query at the last position sees every key.
         causal = false;
       }
@@ -274,47 +284,63 @@ private:
     auto attention = AttentionOp::create(b, la, headType, q, keys, values,
                                          /*mask=*/Value(), /*scale=*/nullptr,
                                          /*causal=*/causal, /*window=*/nullptr);
-    Value merged = TransposeOp::create(b, la, tensorOf({kDyn, kDyn, nh, hd}),
-                                       attention,
-                                       b.getDenseI64ArrayAttr({0, 2, 1, 3}));
+    Value merged =
+        TransposeOp::create(b, la, tensorOf({kDyn, kDyn, nh, hd}), attention,
+                            b.getDenseI64ArrayAttr({0, 2, 1, 3}));
     merged = tensor::CollapseShapeOp::create(
-        b, la, tensorOf({kDyn, kDyn, d}), merged,
-        SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
-    Value proj = conv1d(loc(h + ".attn.c_proj"), merged, w.attnProjW,
-                        w.attnProjB, d);
+        b, la, tensorOf({kDyn, d}), merged,
+        SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
+    Value proj =
+        conv1d(loc(h + ".attn.c_proj"), merged, w.attnProjW, w.attnProjB, d);
     Value x1 = AddOp::create(b, la, x.getType(), x, proj);
 
     Location lm = loc(h + ".mlp");
     Value ln2 = layerNorm(loc(h + ".ln_2"), x1, w.ln2W, w.ln2B);
     Value fc = conv1d(loc(h + ".mlp.c_fc"), ln2, w.fcW, w.fcB, cfg.innerDim);
-    Value act = GeluOp::create(b, lm, fc.getType(), fc,
-                               cfg.tanhGelu ? "tanh" : "none");
+    Value act =
+        GeluOp::create(b, lm, fc.getType(), fc, cfg.tanhGelu ? "tanh" : "none");
     Value mlp = conv1d(loc(h + ".mlp.c_proj"), act, w.mlpProjW, w.mlpProjB, d);
     return AddOp::create(b, lm, x.getType(), x1, mlp);
   }
 
-  /// ln_f and the LM head on [B, S, D]: logits [B, S, V].
-  Value head(Value x, const Weights &w, int64_t seq = kDyn) {
+  /// ln_f and the LM head on rows [N, D]: logits [N, V].
+  Value head(Value x, const Weights &w) {
     Value y = layerNorm(loc("ln_f"), x, w.lnfW, w.lnfB);
-    return MatmulOp::create(b, loc("lm_head"),
-                            tensorOf({kDyn, seq, cfg.vocabSize}), y, w.lmHead,
+    return MatmulOp::create(b, loc("lm_head"), tensorOf({kDyn, cfg.vocabSize}),
+                            y, w.lmHead,
                             /*transpose_b=*/true);
   }
 
-  /// Logits [B, V] of the last position of x [B, S, D].
+  /// `source` with the shape `dims`. tensor.reshape rather than
+  /// tensor.expand_shape: splitting one dynamic dim into two (B*S into B, S)
+  /// as a memref.expand_shape crashes --expand-strided-metadata in LLVM 22.
+  Value reshape(Location l, Value source, RankedTensorType type,
+                ArrayRef<Value> dims) {
+    Value shape = tensor::FromElementsOp::create(
+        b, l, RankedTensorType::get({(int64_t)dims.size()}, b.getIndexType()),
+        dims);
+    return tensor::ReshapeOp::create(b, l, type, source, shape);
+  }
+
+  /// [B*S, X] as [B, S, X].
+  Value unflatten(Location l, Value rows, Value batch, Value seq, int64_t x) {
+    return reshape(l, rows, tensorOf({kDyn, kDyn, x}),
+                   {batch, seq, constIndex(x)});
+  }
+
+  /// Logits [B, V] of the last position of rows x [B*S, D].
   Value lastLogits(Value x, Value batch, Value seq, const Weights &w) {
     Location l = loc("lm_head");
     Value last = arith::SubIOp::create(b, l, seq, constIndex(1));
     Value xl = tensor::ExtractSliceOp::create(
-        b, l, tensorOf({kDyn, 1, cfg.embedDim}), x,
+        b, l, tensorOf({kDyn, cfg.embedDim}),
+        unflatten(l, x, batch, seq, cfg.embedDim),
         ArrayRef<OpFoldResult>{b.getIndexAttr(0), last, b.getIndexAttr(0)},
         ArrayRef<OpFoldResult>{batch, b.getIndexAttr(1),
                                b.getIndexAttr(cfg.embedDim)},
-        ArrayRef<OpFoldResult>(SmallVector<OpFoldResult>(3, b.getIndexAttr(1))));
-    Value logits = head(xl, w, 1);
-    return tensor::CollapseShapeOp::create(
-        b, l, tensorOf({kDyn, cfg.vocabSize}), logits,
-        SmallVector<ReassociationIndices>{{0}, {1, 2}});
+        ArrayRef<OpFoldResult>(
+            SmallVector<OpFoldResult>(3, b.getIndexAttr(1))));
+    return head(xl, w);
   }
 
   /// Runs every layer on the embedded tokens.
@@ -348,7 +374,8 @@ private:
               Twine(cfg.cacheLength) + " positions)");
     Cache cache;
     cache.mode = CacheMode::Prefill;
-    cache.tensor = tensor::EmptyOp::create(b, l, cacheType(), ValueRange{batch});
+    cache.tensor =
+        tensor::EmptyOp::create(b, l, cacheType(), ValueRange{batch});
     Value x = stack(tokens, batch, seq, constIndex(0), w, cache);
     return {lastLogits(x, batch, seq, w), cache.tensor};
   }
@@ -383,8 +410,8 @@ private:
       Value c = arith::ConstantOp::create(b, l, value);
       return linalg::FillOp::create(b, l, c, init).getResult(0);
     };
-    Value best = fill(f32, b.getF32FloatAttr(
-                               -std::numeric_limits<float>::infinity()));
+    Value best =
+        fill(f32, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
     Value ids = fill(i64, b.getI64IntegerAttr(0));
     MLIRContext *ctx = b.getContext();
     AffineMap rows = AffineMap::getMultiDimIdentityMap(2, ctx);
@@ -413,21 +440,24 @@ private:
   void buildForward() {
     Weights w;
     RankedTensorType tokens = tensorOf({kDyn, kDyn}, i64);
-    func::FuncOp func = createFunction(
-        "forward", {tokens}, {tensorOf({kDyn, kDyn, cfg.vocabSize})}, w);
+    func::FuncOp func =
+        createFunction("forward", {tokens}, {"tokens"},
+                       {tensorOf({kDyn, kDyn, cfg.vocabSize})}, w);
     Value ids = func.getArgument(0);
     auto [batch, seq] = promptDims(ids);
     Cache none;
     Value x = stack(ids, batch, seq, constIndex(0), w, none);
-    func::ReturnOp::create(b, loc("forward"), head(x, w));
+    func::ReturnOp::create(
+        b, loc("forward"),
+        unflatten(loc("lm_head"), head(x, w), batch, seq, cfg.vocabSize));
     b.setInsertionPointAfter(func);
   }
 
   void buildPrefill() {
     Weights w;
-    func::FuncOp func = createFunction(
-        "prefill", {tensorOf({kDyn, kDyn}, i64)},
-        {tensorOf({kDyn, cfg.vocabSize}), cacheType()}, w);
+    func::FuncOp func =
+        createFunction("prefill", {tensorOf({kDyn, kDyn}, i64)}, {"tokens"},
+                       {tensorOf({kDyn, cfg.vocabSize}), cacheType()}, w);
     auto [logits, cache] = prefill(func.getArgument(0), w);
     func::ReturnOp::create(b, loc("prefill"), ValueRange{logits, cache});
     b.setInsertionPointAfter(func);
@@ -435,17 +465,17 @@ private:
 
   void buildDecode() {
     Weights w;
-    func::FuncOp func = createFunction(
-        "decode", {tensorOf({kDyn, 1}, i64), i64, cacheType()},
-        {tensorOf({kDyn, cfg.vocabSize}), cacheType()}, w);
+    func::FuncOp func =
+        createFunction("decode", {tensorOf({kDyn, 1}, i64), i64, cacheType()},
+                       {"tokens", "pos", "kv_cache"},
+                       {tensorOf({kDyn, cfg.vocabSize}), cacheType()}, w);
     Location l = loc("decode");
     Value pos = func.getArgument(1);
     check(l,
           arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, pos,
                                 arith::ConstantIntOp::create(b, l, i64, 0)),
           "gpt2: negative decode position");
-    Value index =
-        arith::IndexCastOp::create(b, l, b.getIndexType(), pos);
+    Value index = arith::IndexCastOp::create(b, l, b.getIndexType(), pos);
     auto [logits, cache] =
         decode(func.getArgument(0), index, func.getArgument(2), w);
     func::ReturnOp::create(b, l, ValueRange{logits, cache});
@@ -455,7 +485,8 @@ private:
   void buildGenerate() {
     Weights w;
     RankedTensorType ids = tensorOf({kDyn, kDyn}, i64);
-    func::FuncOp func = createFunction("generate", {ids, i64}, {ids}, w);
+    func::FuncOp func =
+        createFunction("generate", {ids, i64}, {"prompt", "steps"}, {ids}, w);
     Location l = loc("generate");
     Value prompt = func.getArgument(0);
     Value steps64 = func.getArgument(1);
@@ -494,16 +525,14 @@ private:
               ArrayRef<OpFoldResult>{b.getIndexAttr(0), pos},
               ArrayRef<OpFoldResult>{batch, b.getIndexAttr(1)}, ones);
           Value next = arith::AddIOp::create(b, l, i, constIndex(1));
-          Value more =
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, next,
-                                    steps);
+          Value more = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult,
+                                             next, steps);
           auto step = scf::IfOp::create(
               b, l, TypeRange{state[1].getType(), state[2].getType()}, more,
               /*withElseRegion=*/true);
           b.setInsertionPointToStart(step.thenBlock());
           auto [stepLogits, stepCache] = decode(state[2], pos, state[1], w);
-          scf::YieldOp::create(b, l,
-                               ValueRange{stepCache, argmax(stepLogits)});
+          scf::YieldOp::create(b, l, ValueRange{stepCache, argmax(stepLogits)});
           b.setInsertionPointToStart(step.elseBlock());
           scf::YieldOp::create(b, l, ValueRange{state[1], state[2]});
           b.setInsertionPointAfter(step);

@@ -43,10 +43,11 @@ llvm::Expected<GPT2Config>
 models::parseGPT2Config(const llvm::json::Object &config,
                         const ImportOptions &options) {
   GPT2Config cfg;
-  for (auto [key, field] :
-       {std::pair{"n_layer", &cfg.numLayers}, {"n_head", &cfg.numHeads},
-        {"n_embd", &cfg.embedDim}, {"vocab_size", &cfg.vocabSize},
-        {"n_positions", &cfg.maxPositions}})
+  for (auto [key, field] : {std::pair{"n_layer", &cfg.numLayers},
+                            {"n_head", &cfg.numHeads},
+                            {"n_embd", &cfg.embedDim},
+                            {"vocab_size", &cfg.vocabSize},
+                            {"n_positions", &cfg.maxPositions}})
     if (llvm::Error err = readPositive(config, key, *field))
       return std::move(err);
   if (cfg.embedDim % cfg.numHeads != 0)

@@ -224,6 +224,10 @@ int run() {
   if (!module)
     return 1; // The diagnostic handler has printed why.
 
+  // Only the function called (and what it calls) is compiled.
+  if (emit == Emit::Run)
+    keepOnlyEntry(*module, entryName);
+
   TransformerPipelineOptions options;
   options.optLevel = getOptLevel();
   options.fuseAttention = !noFuseAttention;
