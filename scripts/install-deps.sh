@@ -3,7 +3,8 @@
 set -euo pipefail
 
 PACKAGES=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22
-          clang-format-22 ninja-build cmake ccache python3-numpy libomp-22-dev)
+          clang-format-22 ninja-build cmake ccache python3-numpy libomp-22-dev
+          python3-torch libopenblas0-pthread)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -36,7 +36,8 @@ llvm_config.with_environment("PATH", config.transformer_tools_dir, append_path=T
 tool_dirs = [config.transformer_tools_dir, config.llvm_tools_dir]
 # mlir-opt is LLVM's own (Debian's mlir-opt-22): the plugin tests load
 # TransformerPlugin.so into it.
-tools = ["transformer-opt", "transformer-lsp-server", "mlir-translate", "mlir-opt"]
+tools = ["transformer-opt", "transformer-lsp-server", "transformer-translate",
+         "mlir-translate", "mlir-opt"]
 if os.path.exists(os.path.join(config.transformer_tools_dir, "transformer-run")):
     tools.append("transformer-run")
     config.available_features.add("transformer-run")
@@ -58,5 +59,12 @@ try:
     subprocess.check_call([config.python_executable, "-c", "import numpy"],
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     config.available_features.add("numpy")
+except (OSError, subprocess.CalledProcessError):
+    pass
+# The GPT-2 parity tests compare with PyTorch (Debian: python3-torch).
+try:
+    subprocess.check_call([config.python_executable, "-c", "import torch"],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    config.available_features.add("torch")
 except (OSError, subprocess.CalledProcessError):
     pass

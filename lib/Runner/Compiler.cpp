@@ -5,6 +5,7 @@
 #include "Transformer/InitAllTransformer.h"
 #include "Transformer/Runner/Signature.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -12,6 +13,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -42,6 +44,22 @@ runStage(ModuleOp module, const TransformerPipelineOptions &options,
     return pm.run(module);
   }
   return pm.run(module);
+}
+
+void runner::keepOnlyEntry(ModuleOp module, llvm::StringRef entry) {
+  if (!module.lookupSymbol<func::FuncOp>(entry))
+    return; // The signature check reports it.
+  bool changed = false;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (func.getSymName() != entry && func.isPublic() && !func.isExternal()) {
+      func.setPrivate();
+      changed = true;
+    }
+  if (!changed)
+    return;
+  PassManager pm(module->getContext());
+  pm.addPass(createSymbolDCEPass());
+  (void)pm.run(module);
 }
 
 LogicalResult runner::lowerToLinalg(ModuleOp module,

@@ -139,6 +139,18 @@ runner::getEntrySignature(ModuleOp module, llvm::StringRef entry) {
       list->push_back(std::move(*value));
     }
   }
+  // Arguments bound by name from a weights file (docs/transformer-run.md).
+  for (auto [i, arg] : llvm::enumerate(sig.arguments)) {
+    Attribute attr = func.getArgAttr(i, kParameterAttrName);
+    if (!attr)
+      continue;
+    auto name = dyn_cast<StringAttr>(attr);
+    if (!name || name.getValue().empty())
+      return llvm::createStringError(
+          "@" + entry + ": argument " + llvm::Twine(i) + " has a " +
+          kParameterAttrName + " attribute that is not a non-empty string");
+    arg.parameter = name.getValue().str();
+  }
   return sig;
 }
 

@@ -15,6 +15,7 @@
 #include "Transformer/Runner/CompiledModule.h"
 #include "Transformer/Runner/Compiler.h"
 #include "Transformer/Runner/Npy.h"
+#include "Transformer/Runner/Parameters.h"
 #include "Transformer/Runner/Values.h"
 #include "Transformer/Support/InputLimits.h"
 #include "Transformer/Support/ToolInfo.h"
@@ -55,6 +56,11 @@ cl::list<std::string>
                     "2x2xf32=[[1 2][3 4]], 4xf32=0.5, 8x8xf32=random, "
                     "2x3xf32=@x.npy, f32=1.5, index=3"),
            cl::value_desc("spec"), cl::cat(category));
+cl::opt<std::string> parametersFile(
+    "parameters",
+    cl::desc("Bind the arguments that name a weight (transformer.parameter) "
+             "to the tensors of this .safetensors file"),
+    cl::value_desc("file.safetensors"), cl::init(""), cl::cat(category));
 cl::list<std::string> outputs(
     "output",
     cl::desc("Where to put the next result: - (print), @out.npy, +out.npy "
@@ -218,6 +224,10 @@ int run() {
   if (!module)
     return 1; // The diagnostic handler has printed why.
 
+  // Only the function called (and what it calls) is compiled.
+  if (emit == Emit::Run)
+    keepOnlyEntry(*module, entryName);
+
   TransformerPipelineOptions options;
   options.optLevel = getOptLevel();
   options.fuseAttention = !noFuseAttention;
@@ -243,25 +253,47 @@ int run() {
   std::vector<HostTensor> arguments;
   std::vector<std::optional<HostTensor>> expected;
   if (emit == Emit::Run) {
-    if (inputs.size() != signature->arguments.size())
-      return fail("@" + entryName + " takes " +
-                  llvm::Twine(signature->arguments.size()) +
-                  " argument(s) but " + llvm::Twine(inputs.size()) +
-                  " --input value(s) were given");
-    for (auto [i, spec] : llvm::enumerate(inputs)) {
-      const ValueSignature &sig = signature->arguments[i];
+    // Weights bound by name come from --parameters, the rest from --input.
+    std::vector<std::optional<HostTensor>> bound(signature->arguments.size());
+    if (!parametersFile.empty()) {
+      llvm::Expected<std::shared_ptr<SafetensorsFile>> file =
+          SafetensorsFile::open(parametersFile);
+      if (!file)
+        return fail(llvm::toString(file.takeError()));
+      llvm::Expected<std::vector<std::optional<HostTensor>>> params =
+          bindParameters(*signature, entryName, **file);
+      if (!params)
+        return fail(llvm::toString(params.takeError()));
+      bound = std::move(*params);
+    }
+    size_t userArgs = llvm::count_if(
+        bound, [](const std::optional<HostTensor> &t) { return !t; });
+    if (inputs.size() != userArgs)
+      return fail(
+          "@" + entryName + " takes " + llvm::Twine(userArgs) + " argument(s)" +
+          (userArgs != signature->arguments.size() ? " besides its parameters"
+                                                   : "") +
+          " but " + llvm::Twine(inputs.size()) +
+          " --input value(s) were given");
+    size_t next = 0;
+    for (auto [i, sig] : llvm::enumerate(signature->arguments)) {
+      if (bound[i]) {
+        arguments.push_back(std::move(*bound[i]));
+        continue;
+      }
       std::optional<ElementType> scalarType;
       if (sig.isScalar)
         scalarType = sig.elementType;
       llvm::Expected<HostTensor> value =
-          parseValueSpec(spec, seed + i, scalarType);
+          parseValueSpec(inputs[next], seed + i, scalarType);
       if (!value)
-        return fail("input " + llvm::Twine(i) + ": " +
+        return fail("input " + llvm::Twine(next) + ": " +
                     llvm::toString(value.takeError()));
       if (std::optional<std::string> why = sig.mismatch(*value))
-        return fail("input " + llvm::Twine(i) + " of @" + entryName + ": " +
+        return fail("input " + llvm::Twine(next) + " of @" + entryName + ": " +
                     *why);
       arguments.push_back(std::move(*value));
+      ++next;
     }
     if (!outputs.empty() && outputs.size() != signature->results.size())
       return resultCountMismatch(signature->results.size(), outputs.size(),

@@ -28,6 +28,12 @@ namespace mlir::transformer::runner {
 /// Every dialect, extension and LLVM IR translation a program may use.
 void registerRunnerDialects(DialectRegistry &registry);
 
+/// Drops every function that `entry` does not reach (other public
+/// functions become private, then symbol-dce), so that a module with many
+/// entry points (a model's @forward, @prefill, @decode, @generate) compiles
+/// only what one call needs.
+void keepOnlyEntry(ModuleOp module, llvm::StringRef entry);
+
 /// Runs the first stage, to linalg on tensors. Nothing for a module already
 /// in the LLVM dialect. Pass timings go under `timing` when it is given.
 LogicalResult lowerToLinalg(ModuleOp module,

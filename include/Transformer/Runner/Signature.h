@@ -20,12 +20,19 @@ class ModuleOp;
 
 namespace mlir::transformer::runner {
 
+/// The argument attribute that names the weight an argument is bound to.
+inline constexpr llvm::StringLiteral kParameterAttrName =
+    "transformer.parameter";
+
 /// The type of one argument or result of the entry function.
 struct ValueSignature {
   ElementType elementType = ElementType::F32;
   bool isScalar = false;
   /// Dims, with ShapedType::kDynamic for `?`.
   llvm::SmallVector<int64_t> shape;
+  /// For an argument with a `transformer.parameter = "NAME"` attribute: the
+  /// name of the tensor of a weights file that it is bound to.
+  std::string parameter;
   /// `tensor<2x?xf32>` or `f32`.
   std::string str() const;
   /// Whether `value` can be passed for this signature; otherwise explains.

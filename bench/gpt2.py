@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""GPT-2 small end to end (random weights, batch 1) against PyTorch run the
+way its users run it (a cache of past keys and values for decoding).
+
+Rows: prefill at 128 and 512 tokens; one decode step at context 128 and 512;
+generate 128 tokens after a 32-token prompt (tokens/s); compile time of the
+module (@prefill); peak resident memory of generation against the weights
+file. Medians of a few calls; PyTorch at 1 and 2 threads, the best counted.
+
+Usage: bench/gpt2.py [--workdir DIR] [--reps N] [--flags "-O3"] [--quick]
+(transformer-translate and transformer-run from build/bin).
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "test", "lib"))
+import gpt2_reference  # noqa: E402
+
+BIN = os.path.join(ROOT, "build", "bin")
+CONFIG = os.path.join(ROOT, "examples", "gpt2", "gpt2-small.json")
+
+
+def ours(args, entry, inputs, reps, extra=()):
+    cmd = ["/usr/bin/time", "-v", os.path.join(BIN, "transformer-run"), args.mlir, "-e", entry,
+           "--parameters=" + args.weights, "--benchmark-repetitions=%d" % reps,
+           "--warmup=1"] + args.flags.split() + list(extra)
+    cmd += ["--input=" + i for i in inputs]
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if out.returncode != 0:
+        sys.exit("transformer-run failed:\n" + out.stdout[-2000:])
+    median = float(re.search(r"median ([0-9.]+) ms", out.stdout).group(1))
+    compile_ms = float(re.search(r"compile: ([0-9.]+) ms", out.stdout).group(1))
+    rss_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", out.stdout).group(1))
+    return median, compile_ms, rss_kb / 1024.0
+
+
+def torch_time(fn, reps):
+    fn()
+    times = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1e3)
+    return float(np.median(times))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--workdir", default="/tmp/transformer-bench-gpt2")
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--flags", default="")
+    parser.add_argument("--quick", action="store_true", help="128 only")
+    args = parser.parse_args()
+    os.makedirs(args.workdir, exist_ok=True)
+    args.mlir = os.path.join(args.workdir, "gpt2.mlir")
+    args.weights = os.path.join(args.workdir, "gpt2.safetensors")
+    subprocess.check_call([os.path.join(BIN, "transformer-translate"), "--import-hf-config",
+                           CONFIG, "-o", args.mlir])
+    import json
+    cfg = json.load(open(CONFIG))
+    if not os.path.exists(args.weights):
+        weights = gpt2_reference.random_weights(cfg)
+        gpt2_reference.safetensors_io.write(args.weights, weights)
+    else:
+        weights = None
+    import torch
+    torch.set_grad_enabled(False)
+    if weights is None:
+        weights = gpt2_reference.random_weights(cfg)
+    model = gpt2_reference.TorchGPT2(cfg, weights)
+    rng = np.random.default_rng(0)
+    lengths = [128] if args.quick else [128, 512]
+    rows = []
+
+    def torch_best(fn):
+        best = None
+        for threads in (1, 2):
+            torch.set_num_threads(threads)
+            t = torch_time(fn, args.reps)
+            best = t if best is None else min(best, t)
+        return best
+
+    for n in lengths:
+        ids = rng.integers(0, cfg["vocab_size"], (1, n)).astype(np.int64)
+        path = os.path.join(args.workdir, "p%d.npy" % n)
+        np.save(path, ids)
+        t, compile_ms, _ = ours(args, "prefill", ["@" + path], args.reps, ["--output=", "--output="])
+        tt = torch_best(lambda: model(torch.from_numpy(ids)))
+        rows.append(("prefill %d" % n, t, tt))
+        # A cache filled by prefill, then one decode step at position n.
+        cache = os.path.join(args.workdir, "cache%d.npy" % n)
+        subprocess.check_call([os.path.join(BIN, "transformer-run"), args.mlir, "-e", "prefill",
+                               "--parameters=" + args.weights, "--input=@" + path,
+                               "--output=", "--output=@" + cache] + args.flags.split(),
+                              stdout=subprocess.DEVNULL)
+        t, _, _ = ours(args, "decode", ["1x1xi64=11", "i64=%d" % n, "@" + cache], args.reps * 3,
+                       ["--output=", "--output="])
+        _, past = model(torch.from_numpy(ids))
+        tt = torch_best(lambda: model(torch.tensor([[11]]), past))
+        rows.append(("decode step at %d" % n, t, tt))
+        if n == 128:
+            prefill_compile = compile_ms
+
+    prompt = rng.integers(0, cfg["vocab_size"], (1, 32)).astype(np.int64)
+    path = os.path.join(args.workdir, "prompt32.npy")
+    np.save(path, prompt)
+    t, _, rss = ours(args, "generate", ["@" + path, "i64=128"], 1, ["--output="])
+    tt = torch_best(lambda: model.generate(prompt, 128))
+    rows.append(("generate 128 after 32 (ms)", t, tt))
+
+    print("%-30s %12s %12s %8s" % ("GPT-2 small, batch 1", "ours ms", "torch ms", "ratio"))
+    for name, a, b in rows:
+        print("%-30s %12.2f %12.2f %8.2f" % (name, a, b, a / b))
+    print("generate: %.1f tokens/s (PyTorch %.1f)" % (128e3 / rows[-1][1], 128e3 / rows[-1][2]))
+    print("compile @prefill: %.0f ms" % prefill_compile)
+    size = os.path.getsize(args.weights) / 2**20
+    print("peak RSS of generate: %.0f MiB (weights file %.0f MiB, + %.0f MiB)" % (rss, size, rss - size))
+
+
+if __name__ == "__main__":
+    main()

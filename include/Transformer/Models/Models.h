@@ -1,0 +1,67 @@
+//===- Models.h - Dialect programs from published model configs -*- C++ -*-===//
+//
+// Importers that turn a published model description (a Hugging Face
+// `config.json`) into a transformer-dialect module whose weights are bound by
+// name (`transformer.parameter` argument attributes, docs/gpt2.md). One
+// builder per model family (GPT2.cpp); `importHuggingFaceConfig` dispatches on
+// `model_type`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRANSFORMER_MODELS_MODELS_H
+#define TRANSFORMER_MODELS_MODELS_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <cstdint>
+
+namespace mlir::transformer::models {
+
+/// What every importer accepts besides the config.
+struct ImportOptions {
+  /// Positions the KV cache holds; 0: the model's maximum (n_positions).
+  int64_t maxSeq = 0;
+};
+
+/// A GPT-2 configuration (the keys of Hugging Face's GPT2Config).
+struct GPT2Config {
+  int64_t numLayers = 0;    // n_layer
+  int64_t numHeads = 0;     // n_head
+  int64_t embedDim = 0;     // n_embd
+  int64_t vocabSize = 0;    // vocab_size
+  int64_t maxPositions = 0; // n_positions
+  int64_t innerDim = 0;     // n_inner (null: 4 * n_embd)
+  double layerNormEpsilon = 1e-5;
+  /// `gelu_new` / `gelu_pytorch_tanh`: true; `gelu`: false (erf form).
+  bool tanhGelu = true;
+  /// tie_word_embeddings: the LM head is wte.weight; otherwise
+  /// lm_head.weight.
+  bool tiedLMHead = true;
+  /// Positions of the KV cache (<= maxPositions).
+  int64_t cacheLength = 0;
+};
+
+/// Reads a GPT-2 config; an unusable one is a one-line error naming the key.
+llvm::Expected<GPT2Config> parseGPT2Config(const llvm::json::Object &config,
+                                           const ImportOptions &options);
+
+/// Builds the GPT-2 module: @forward, @prefill, @decode, @generate.
+OwningOpRef<ModuleOp> buildGPT2Module(MLIRContext *context,
+                                      const GPT2Config &config);
+
+/// Parses `json` (the text of a config.json) and imports it with the
+/// builder its `model_type` names.
+llvm::Expected<OwningOpRef<ModuleOp>>
+importHuggingFaceConfig(MLIRContext *context, llvm::StringRef json,
+                        const ImportOptions &options);
+
+/// Registers the `--import-hf-config` translation (with its `--max-seq`
+/// option) for mlirTranslateMain.
+void registerHuggingFaceImport();
+
+} // namespace mlir::transformer::models
+
+#endif // TRANSFORMER_MODELS_MODELS_H

@@ -1,0 +1,160 @@
+//===- HuggingFace.cpp - Import a Hugging Face config.json ----------------===//
+//
+// Reads a config.json, checks every key the builder needs (a missing or
+// unusable one is a one-line error naming the key) and dispatches on
+// `model_type`. Registers `--import-hf-config` for transformer-translate.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Transformer/Models/Models.h"
+
+#include "mlir/IR/Verifier.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::transformer;
+using namespace mlir::transformer::models;
+
+namespace {
+llvm::Error keyError(llvm::StringRef key, const llvm::Twine &why) {
+  return llvm::createStringError("config key '" + key + "': " + why);
+}
+
+/// A required positive integer key.
+llvm::Error readPositive(const llvm::json::Object &config, llvm::StringRef key,
+                         int64_t &out) {
+  const llvm::json::Value *value = config.get(key);
+  if (!value)
+    return keyError(key, "missing");
+  std::optional<int64_t> number = value->getAsInteger();
+  if (!number || *number <= 0)
+    return keyError(key, "must be a positive integer");
+  out = *number;
+  return llvm::Error::success();
+}
+} // namespace
+
+llvm::Expected<GPT2Config>
+models::parseGPT2Config(const llvm::json::Object &config,
+                        const ImportOptions &options) {
+  GPT2Config cfg;
+  for (auto [key, field] : {std::pair{"n_layer", &cfg.numLayers},
+                            {"n_head", &cfg.numHeads},
+                            {"n_embd", &cfg.embedDim},
+                            {"vocab_size", &cfg.vocabSize},
+                            {"n_positions", &cfg.maxPositions}})
+    if (llvm::Error err = readPositive(config, key, *field))
+      return std::move(err);
+  if (cfg.embedDim % cfg.numHeads != 0)
+    return keyError("n_embd", "n_embd (" + llvm::Twine(cfg.embedDim) +
+                                  ") is not a multiple of n_head (" +
+                                  llvm::Twine(cfg.numHeads) + ")");
+  // Keys with GPT2Config's defaults.
+  cfg.innerDim = 4 * cfg.embedDim;
+  if (const llvm::json::Value *inner = config.get("n_inner");
+      inner && inner->kind() != llvm::json::Value::Null)
+    if (llvm::Error err = readPositive(config, "n_inner", cfg.innerDim))
+      return std::move(err);
+  if (const llvm::json::Value *eps = config.get("layer_norm_epsilon")) {
+    std::optional<double> value = eps->getAsNumber();
+    if (!value || !(*value > 0))
+      return keyError("layer_norm_epsilon", "must be a positive number");
+    cfg.layerNormEpsilon = *value;
+  }
+  if (const llvm::json::Value *act = config.get("activation_function")) {
+    std::optional<llvm::StringRef> name = act->getAsString();
+    if (name && (*name == "gelu_new" || *name == "gelu_pytorch_tanh"))
+      cfg.tanhGelu = true;
+    else if (name && *name == "gelu")
+      cfg.tanhGelu = false;
+    else
+      return keyError("activation_function",
+                      "unsupported value (supported: \"gelu_new\", "
+                      "\"gelu_pytorch_tanh\", \"gelu\")");
+  }
+  if (const llvm::json::Value *tie = config.get("tie_word_embeddings")) {
+    std::optional<bool> value = tie->getAsBoolean();
+    if (!value)
+      return keyError("tie_word_embeddings", "must be true or false");
+    cfg.tiedLMHead = *value;
+  }
+  // Variants the builder does not implement.
+  for (llvm::StringRef key :
+       {"scale_attn_by_inverse_layer_idx", "add_cross_attention"})
+    if (const llvm::json::Value *value = config.get(key))
+      if (value->getAsBoolean().value_or(false))
+        return keyError(key, "true is not supported");
+  if (const llvm::json::Value *value = config.get("scale_attn_weights"))
+    if (!value->getAsBoolean().value_or(true))
+      return keyError("scale_attn_weights", "false is not supported");
+  cfg.cacheLength = cfg.maxPositions;
+  if (options.maxSeq < 0 || options.maxSeq > cfg.maxPositions)
+    return llvm::createStringError(
+        "--max-seq=" + llvm::Twine(options.maxSeq) +
+        " is outside [1, n_positions = " + llvm::Twine(cfg.maxPositions) + "]");
+  if (options.maxSeq > 0)
+    cfg.cacheLength = options.maxSeq;
+  return cfg;
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>>
+models::importHuggingFaceConfig(MLIRContext *context, llvm::StringRef json,
+                                const ImportOptions &options) {
+  llvm::Expected<llvm::json::Value> value = llvm::json::parse(json);
+  if (!value)
+    return llvm::createStringError("not valid JSON: " +
+                                   llvm::toString(value.takeError()));
+  const llvm::json::Object *config = value->getAsObject();
+  if (!config)
+    return llvm::createStringError("not a JSON object");
+  const llvm::json::Value *type = config->get("model_type");
+  if (!type)
+    return keyError("model_type", "missing");
+  std::optional<llvm::StringRef> name = type->getAsString();
+  if (!name || *name != "gpt2")
+    return keyError("model_type",
+                    "unsupported model type" +
+                        (name ? " '" + *name + "'" : llvm::Twine()) +
+                        " (supported: \"gpt2\")");
+  llvm::Expected<GPT2Config> cfg = parseGPT2Config(*config, options);
+  if (!cfg)
+    return cfg.takeError();
+  OwningOpRef<ModuleOp> module = buildGPT2Module(context, *cfg);
+  if (failed(verify(*module)))
+    return llvm::createStringError("the generated module does not verify");
+  return std::move(module);
+}
+
+void models::registerHuggingFaceImport() {
+  static llvm::cl::opt<int64_t> maxSeq(
+      "max-seq",
+      llvm::cl::desc("--import-hf-config: positions of the KV cache "
+                     "(default: n_positions)"),
+      llvm::cl::init(0));
+  static TranslateToMLIRRegistration registration(
+      "import-hf-config",
+      "import a Hugging Face config.json (model_type gpt2) as a "
+      "transformer-dialect module",
+      [](llvm::SourceMgr &sourceMgr,
+         MLIRContext *context) -> OwningOpRef<Operation *> {
+        const llvm::MemoryBuffer *buffer =
+            sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+        ImportOptions options;
+        options.maxSeq = maxSeq;
+        llvm::Expected<OwningOpRef<ModuleOp>> module =
+            importHuggingFaceConfig(context, buffer->getBuffer(), options);
+        if (!module) {
+          std::string message = llvm::toString(module.takeError());
+          std::replace(message.begin(), message.end(), '\n', ' ');
+          llvm::errs() << "Error: " << buffer->getBufferIdentifier() << ": "
+                       << message << "\n";
+          return nullptr;
+        }
+        return OwningOpRef<Operation *>(module->release());
+      });
+}
