@@ -99,9 +99,9 @@ void transformer::buildLinalgToLLVMPipeline(
   // Strided copies would call the memrefCopy runtime function otherwise.
   pm.addNestedPass<func::FuncOp>(createTransformerLowerStridedCopiesPass());
   if (codegen) {
+    addContractionCodegen(pm, opts);
     // Element-wise ops and row reductions (lib/Codegen/CPU/VectorizeRows.cpp).
     pm.addNestedPass<func::FuncOp>(createTransformerCPUVectorizeRowsPass());
-    addContractionCodegen(pm, opts);
   }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (codegen)

@@ -93,7 +93,8 @@ def TransformerCPUVectorizeRowsPass
     Row lengths that do not divide 64 get a remainder tile vectorized at its
     static size; dynamic remainders stay scalar loops.
 
-    Runs on bufferized IR, before `transformer-cpu-codegen`.
+    Runs on bufferized IR, after `transformer-cpu-codegen` (contractions and
+    their remainder tiles are left alone).
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",
