@@ -150,6 +150,16 @@ struct VectorizeRowsPass
     if (candidates.empty())
       return;
     for (linalg::LinalgOp op : candidates) {
+      // One form for all: named ops (linalg.map, linalg.add, ...) become
+      // linalg.generic, whose tiles fold the memref.casts of tiling away.
+      if (!isa<linalg::GenericOp>(op)) {
+        rewriter.setInsertionPoint(op);
+        FailureOr<linalg::GenericOp> generic =
+            linalg::generalizeNamedOp(rewriter, op);
+        if (failed(generic))
+          continue;
+        op = *generic;
+      }
       op->setAttr(kRowAttrName, UnitAttr::get(ctx));
       // An op that cannot be tiled stays as it is (loops later).
       (void)tileRowOp(rewriter, op);
@@ -197,12 +207,11 @@ struct VectorizeRowsPass
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
       vector::populateVectorBroadcastLoweringPatterns(patterns);
       vector::populateVectorShapeCastLoweringPatterns(patterns);
-      populateMathPolynomialApproximationPatterns(
-          patterns, [](StringRef name) {
-            return name == math::ExpOp::getOperationName() ||
-                   name == math::TanhOp::getOperationName() ||
-                   name == math::ErfOp::getOperationName();
-          });
+      populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
+        return name == math::ExpOp::getOperationName() ||
+               name == math::TanhOp::getOperationName() ||
+               name == math::ErfOp::getOperationName();
+      });
       vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
       vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
       vector::BroadcastOp::getCanonicalizationPatterns(patterns, ctx);
