@@ -205,7 +205,6 @@ struct VectorizeRowsPass
       vector::populateVectorMultiReductionLoweringPatterns(
           patterns, vector::VectorMultiReductionLowering::InnerReduction);
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
-      vector::populateVectorBroadcastLoweringPatterns(patterns);
       vector::populateVectorShapeCastLoweringPatterns(patterns);
       populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
         return name == math::ExpOp::getOperationName() ||
