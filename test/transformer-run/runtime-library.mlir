@@ -31,7 +31,8 @@
 // IR: llvm.call @transformerRuntimeError({{.*}}) vararg(!llvm.func<void (ptr, ...)>) : (!llvm.ptr, i64, i64, i64) -> ()
 
 // mlir-runner runs what transformer-opt compiled, with the runtime library.
-// RUN: transformer-opt --transformer-to-llvm %t/embedding.mlir -o %t/embedding.ll.mlir
+// (One thread: no OpenMP runtime to load.)
+// RUN: transformer-opt --transformer-to-llvm=threads=1 %t/embedding.mlir -o %t/embedding.ll.mlir
 // RUN: %exit-status 1 mlir-runner %t/embedding.ll.mlir -e main --entry-point-result=void --shared-libs=%transformer_lib_dir/libTransformerRuntime.so,%mlir_lib_dir/libmlir_c_runner_utils.so 2>&1 | FileCheck %s --check-prefix=MLIR-RUNNER --match-full-lines --implicit-check-not={{.}}
 // MLIR-RUNNER: before
 // MLIR-RUNNER-NEXT: Error: run-time check failed: transformer.embedding: a token id is outside [0, V) of the table (min id = 0, max id = 7, V = 4)

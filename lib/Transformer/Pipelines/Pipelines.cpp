@@ -166,8 +166,11 @@ void transformer::buildLinalgToLLVMPipeline(
 
   // Strided copies would call the memrefCopy runtime function otherwise.
   pm.addNestedPass<func::FuncOp>(createTransformerLowerStridedCopiesPass());
-  if (codegen)
+  if (codegen) {
     addContractionCodegen(pm, opts);
+    // Element-wise ops and row reductions (lib/Codegen/CPU/VectorizeRows.cpp).
+    pm.addNestedPass<func::FuncOp>(createTransformerCPUVectorizeRowsPass());
+  }
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (codegen)
     addThreading(pm, opts);
@@ -180,7 +183,11 @@ void transformer::buildLinalgToLLVMPipeline(
   if (codegen)
     pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertVectorToLLVMPass());
+  // Row reductions (vector.reduction) may reassociate: a tree of vector
+  // adds instead of one add per element.
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.reassociateFPReductions = codegen;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createConvertMathToLLVMPass());
   // What math-to-llvm leaves (erf, tanh, ...) becomes libm calls.
   pm.addPass(createConvertMathToLibmPass());

@@ -188,4 +188,32 @@ def TransformerMaskSparsityPass : Pass<"transformer-mask-sparsity"> {
   }];
 }
 
+def TransformerCPUVectorizeRowsPass
+    : Pass<"transformer-cpu-vectorize-rows", "::mlir::func::FuncOp"> {
+  let summary = "Vectorize element-wise ops and row reductions along the row";
+  let description = [{
+    The CPU strategy for every linalg op on memrefs that is not a
+    contraction, matched by structure: element-wise (all loops parallel) or
+    row reduction (parallel loops and one innermost reduction), every operand
+    indexed by an ordered subset of the loops (broadcasts allowed,
+    transposes not). Such an op is tiled into rows (one `scf.forall` over
+    all but the innermost loop, split over the threads later) and vector
+    tiles of 64 along the row (`scf.for`, peeled), vectorized, and its
+    vectors lowered to 1-D: reductions become `vector.reduction`, and
+    `math.exp`, `math.tanh` and `math.erf` become polynomial approximations.
+    Row lengths that do not divide 64 get a remainder tile vectorized at its
+    static size; dynamic remainders stay scalar loops.
+
+    Runs on bufferized IR, after `transformer-cpu-codegen` (contractions and
+    their remainder tiles are left alone).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 #endif // TRANSFORMER_CODEGEN_CPU_PASSES

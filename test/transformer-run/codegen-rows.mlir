@@ -1,0 +1,135 @@
+// Element-wise ops and row reductions through the row strategy
+// (transformer-cpu-vectorize-rows) at -O2 and -O3, with 1 and 2 threads:
+// rows that are multiples of the 64-wide vector tile, odd rows (a peeled
+// remainder vectorized at its static size), rows of 1, dynamic shapes (the
+// remainder stays scalar), masks with -inf and fully masked rows, and
+// broadcasting operands. exp, tanh and erf are polynomials here.
+// REQUIRES: numpy
+// RUN: %python %test_lib/run_reference.py %s %t -O2 --threads=1 | FileCheck %s
+// RUN: %python %test_lib/run_reference.py %s %t -O2 --threads=2 | FileCheck %s
+// RUN: %python %test_lib/run_reference.py %s %t -O3 --threads=1 | FileCheck %s
+// RUN: %python %test_lib/run_reference.py %s %t -O3 --threads=2 | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: PASS @add_broadcast: result[0] 3x5x37
+// CHECK: PASS @gelu_erf: result[0] 7x200
+// CHECK: PASS @gelu_tanh: result[0] 6x37
+// CHECK: PASS @layer_norm: result[0] 5x768
+// CHECK: PASS @layer_norm_dynamic: result[0] 3x37
+// CHECK: PASS @layer_norm_odd: result[0] 9x37
+// CHECK: PASS @masked_causal: result[0] 2x37x37
+// CHECK: PASS @masked_fully_masked: result[0] 4x70
+// CHECK: PASS @relu_scale_dynamic: result[0] 5x131
+// CHECK: PASS @softmax: result[0] 8x768
+// CHECK: PASS @softmax_dynamic: result[0] 11x101
+// CHECK: PASS @softmax_large: result[0] 3x130
+// CHECK: PASS @softmax_rows_of_one: result[0] 6x1
+
+// PY: def case_add_broadcast(rng):
+// PY:     a, b = rng.standard_normal((3, 5, 37), np.float32), rng.standard_normal((37,), np.float32)
+// PY:     return [a, b], [ref.f64(a) + ref.f64(b)]
+func.func @add_broadcast(%a: tensor<3x5x37xf32>, %b: tensor<37xf32>) -> tensor<3x5x37xf32> {
+  %0 = transformer.add %a, %b : tensor<3x5x37xf32>, tensor<37xf32> -> tensor<3x5x37xf32>
+  return %0 : tensor<3x5x37xf32>
+}
+
+// PY: def case_gelu_erf(rng):
+// PY:     x = (rng.standard_normal((7, 200)) * 3).astype(np.float32)
+// PY:     return [x], [ref.gelu_erf(x)]
+func.func @gelu_erf(%x: tensor<7x200xf32>) -> tensor<7x200xf32> {
+  %0 = transformer.gelu %x {approximate = "none"} : tensor<7x200xf32> -> tensor<7x200xf32>
+  return %0 : tensor<7x200xf32>
+}
+
+// PY: def case_gelu_tanh(rng):
+// PY:     x = (rng.standard_normal((6, 37)) * 3).astype(np.float32)
+// PY:     return [x], [ref.gelu_tanh(x)]
+func.func @gelu_tanh(%x: tensor<6x37xf32>) -> tensor<6x37xf32> {
+  %0 = transformer.gelu %x : tensor<6x37xf32> -> tensor<6x37xf32>
+  return %0 : tensor<6x37xf32>
+}
+
+// PY: def case_layer_norm(rng):
+// PY:     x, g, b = rng.standard_normal((5, 768), np.float32), rng.standard_normal((768,), np.float32), rng.standard_normal((768,), np.float32)
+// PY:     return [x, g, b], [ref.layer_norm(x, g, b)]
+func.func @layer_norm(%x: tensor<5x768xf32>, %g: tensor<768xf32>, %b: tensor<768xf32>) -> tensor<5x768xf32> {
+  %0 = transformer.layer_norm %x, %g, %b : tensor<5x768xf32>, tensor<768xf32>, tensor<768xf32> -> tensor<5x768xf32>
+  return %0 : tensor<5x768xf32>
+}
+
+// PY: def case_layer_norm_dynamic(rng):
+// PY:     x, g, b = rng.standard_normal((3, 37), np.float32), rng.standard_normal((37,), np.float32), rng.standard_normal((37,), np.float32)
+// PY:     return [x, g, b], [ref.layer_norm(x, g, b)]
+func.func @layer_norm_dynamic(%x: tensor<?x?xf32>, %g: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
+  %0 = transformer.layer_norm %x, %g, %b : tensor<?x?xf32>, tensor<?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// PY: def case_layer_norm_odd(rng):
+// PY:     x, g, b = rng.standard_normal((9, 37), np.float32), rng.standard_normal((37,), np.float32), rng.standard_normal((37,), np.float32)
+// PY:     return [x, g, b], [ref.layer_norm(x, g, b)]
+func.func @layer_norm_odd(%x: tensor<9x37xf32>, %g: tensor<37xf32>, %b: tensor<37xf32>) -> tensor<9x37xf32> {
+  %0 = transformer.layer_norm %x, %g, %b : tensor<9x37xf32>, tensor<37xf32>, tensor<37xf32> -> tensor<9x37xf32>
+  return %0 : tensor<9x37xf32>
+}
+
+// PY: def case_masked_causal(rng):
+// PY:     x = rng.standard_normal((2, 37, 37), np.float32)
+// PY:     return [x], [ref.masked_softmax(x, ref.causal_mask(37, 37))]
+func.func @masked_causal(%x: tensor<2x37x37xf32>) -> tensor<2x37x37xf32> {
+  %m = transformer.create_causal_mask : tensor<37x37xf32>
+  %0 = transformer.masked_softmax %x, %m : tensor<2x37x37xf32>, tensor<37x37xf32> -> tensor<2x37x37xf32>
+  return %0 : tensor<2x37x37xf32>
+}
+
+// Rows 1 and 3 are fully masked (-inf): zeros, not NaN.
+// PY: def case_masked_fully_masked(rng):
+// PY:     x = rng.standard_normal((4, 70), np.float32)
+// PY:     m = np.zeros((4, 70), np.float32); m[1, :] = -np.inf; m[3, :] = -np.inf; m[0, 65:] = -np.inf
+// PY:     return [x, m], [ref.masked_softmax(x, m)]
+func.func @masked_fully_masked(%x: tensor<4x70xf32>, %m: tensor<4x70xf32>) -> tensor<4x70xf32> {
+  %0 = transformer.masked_softmax %x, %m : tensor<4x70xf32>, tensor<4x70xf32> -> tensor<4x70xf32>
+  return %0 : tensor<4x70xf32>
+}
+
+// PY: def case_relu_scale_dynamic(rng):
+// PY:     x = rng.standard_normal((5, 131), np.float32)
+// PY:     return [x], [np.maximum(ref.f64(x), 0.0) * 0.125]
+func.func @relu_scale_dynamic(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = transformer.relu %x : tensor<?x?xf32> -> tensor<?x?xf32>
+  %1 = transformer.scale %0 {factor = 0.125 : f32} : tensor<?x?xf32> -> tensor<?x?xf32>
+  return %1 : tensor<?x?xf32>
+}
+
+// PY: def case_softmax(rng):
+// PY:     x = rng.standard_normal((8, 768), np.float32)
+// PY:     return [x], [ref.softmax(x)]
+func.func @softmax(%x: tensor<8x768xf32>) -> tensor<8x768xf32> {
+  %0 = transformer.softmax %x : tensor<8x768xf32> -> tensor<8x768xf32>
+  return %0 : tensor<8x768xf32>
+}
+
+// PY: def case_softmax_dynamic(rng):
+// PY:     x = rng.standard_normal((11, 101), np.float32)
+// PY:     return [x], [ref.softmax(x)]
+func.func @softmax_dynamic(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = transformer.softmax %x : tensor<?x?xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// Large, spread inputs: exp's polynomial over its whole range (and underflow
+// to 0 far below the max).
+// PY: def case_softmax_large(rng):
+// PY:     x = (rng.standard_normal((3, 130)) * 30).astype(np.float32)
+// PY:     return [x], [ref.softmax(x)]
+func.func @softmax_large(%x: tensor<3x130xf32>) -> tensor<3x130xf32> {
+  %0 = transformer.softmax %x : tensor<3x130xf32> -> tensor<3x130xf32>
+  return %0 : tensor<3x130xf32>
+}
+
+// PY: def case_softmax_rows_of_one(rng):
+// PY:     x = rng.standard_normal((6, 1), np.float32)
+// PY:     return [x], [ref.softmax(x)]
+func.func @softmax_rows_of_one(%x: tensor<6x1xf32>) -> tensor<6x1xf32> {
+  %0 = transformer.softmax %x : tensor<6x1xf32> -> tensor<6x1xf32>
+  return %0 : tensor<6x1xf32>
+}
