@@ -205,3 +205,24 @@ func.func @rows(%x: tensor<4x8xf32>, %m: memref<4xf32>, %n: memref<4xf32>) -> te
   linalg.copy ins(%m : memref<4xf32>) outs(%n : memref<4xf32>)
   return %both : tensor<8xf32>
 }
+
+// -----
+
+// A reshape of a contraction's accumulator stays in the caller (inside the
+// kernel it would be a view of the buffer the kernel writes, which keeps the
+// CPU schedule from holding the accumulators in registers); a reshape of an
+// input is cloned into the kernel.
+// CHECK-LABEL: func.func private @reshaped_init_kernel(
+// CHECK-SAME:      %{{.*}}: tensor<1x8x4xf32>, %{{.*}}: tensor<4x16xf32>, %{{.*}}: tensor<8x16xf32>)
+// CHECK:         tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<1x8x4xf32> into tensor<8x4xf32>
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         linalg.matmul
+// CHECK-LABEL: func.func @reshaped_init(
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %{{.*}} : tensor<1x8x16xf32> into tensor<8x16xf32>
+// CHECK:         call @reshaped_init_kernel(%{{.*}}, %{{.*}}, %[[C]])
+func.func @reshaped_init(%a: tensor<1x8x4xf32>, %b: tensor<4x16xf32>, %c: tensor<1x8x16xf32>) -> tensor<8x16xf32> {
+  %a2 = tensor.collapse_shape %a [[0, 1], [2]] : tensor<1x8x4xf32> into tensor<8x4xf32>
+  %c2 = tensor.collapse_shape %c [[0, 1], [2]] : tensor<1x8x16xf32> into tensor<8x16xf32>
+  %0 = linalg.matmul ins(%a2, %b : tensor<8x4xf32>, tensor<4x16xf32>) outs(%c2 : tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}

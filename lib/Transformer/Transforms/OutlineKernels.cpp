@@ -120,8 +120,14 @@ bool TransformerOutlineKernelsPass::isCloneable(Value value,
            (shaped.hasStaticShape() &&
             shaped.getNumElements() <= maxClonedConstantElements);
   }
+  // A reshape of an accumulator stays in the caller: inside the kernel it
+  // would be a view of the buffer that the kernel writes, and the CPU
+  // schedule keeps register tiles of accumulators only for buffers without
+  // views (hoist_redundant_vector_transfers).
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+    return !asInit;
   if (isa<tensor::EmptyOp, tensor::DimOp, tensor::ExtractSliceOp,
-          tensor::ExpandShapeOp, tensor::CollapseShapeOp, tensor::CastOp>(def))
+          tensor::CastOp>(def))
     return true;
   return asInit && isInitProducer(def);
 }
