@@ -52,6 +52,9 @@ using namespace mlir::transformer;
 static constexpr int64_t kRowVectorSize = 64;
 
 /// Marks the ops of this strategy between tiling and vectorization.
+/// The smallest static row op split over threads (see isWorthThreads).
+static constexpr int64_t kMinThreadedRowElements = int64_t(1) << 21;
+
 static constexpr llvm::StringLiteral kRowAttrName = "transformer.row";
 
 namespace {
@@ -101,6 +104,21 @@ bool isRowOp(linalg::LinalgOp op) {
   return true;
 }
 
+/// Whether `op` is large enough to split over threads. Waking a sleeping
+/// OpenMP thread (OMP_WAIT_POLICY=PASSIVE, which a shared machine wants)
+/// costs about 0.35 ms here, the time one core takes to stream 2M elements
+/// through a row op; smaller ops of static size run on the calling thread
+/// (PyTorch has a grain size for the same reason). Dynamic sizes are split.
+bool isWorthThreads(linalg::LinalgOp op) {
+  int64_t elements = 1;
+  for (int64_t range : op.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(range))
+      return true;
+    elements *= range;
+  }
+  return elements >= kMinThreadedRowElements;
+}
+
 /// Tiles `op` into rows (scf.forall) and vector tiles along the row
 /// (scf.for, peeled). The tiled ops keep the kRowAttrName tag.
 LogicalResult tileRowOp(RewriterBase &rewriter, linalg::LinalgOp op) {
@@ -114,7 +132,9 @@ LogicalResult tileRowOp(RewriterBase &rewriter, linalg::LinalgOp op) {
     sizes.push_back(rewriter.getIndexAttr(0));
     scf::SCFTilingOptions options;
     options.setTileSizes(sizes);
-    options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+    options.setLoopType(isWorthThreads(op)
+                            ? scf::SCFTilingOptions::LoopType::ForallOp
+                            : scf::SCFTilingOptions::LoopType::ForOp);
     FailureOr<scf::SCFTilingResult> rows =
         scf::tileUsingSCF(rewriter, tilingOp, options);
     if (failed(rows))

@@ -1,13 +1,14 @@
 // The row strategy (transformer-cpu-vectorize-rows) on bufferized IR: ops are
 // matched by structure (element-wise, or one innermost reduction), tiled into
-// rows over an scf.forall and 64-wide vector tiles along the row, and
+// rows (an scf.forall when large enough for threads) and 64-wide vector tiles along the row, and
 // exp/tanh/erf become polynomials (no math call left).
 // RUN: transformer-opt %s --transformer-cpu-vectorize-rows --split-input-file | FileCheck %s
 
-// A softmax row: max, exp-sum, normalize, each pass vectorized.
+// A softmax row: max, exp-sum, normalize, each pass vectorized; 4096 rows
+// of 768 are large enough to split over threads (scf.forall).
 // CHECK-LABEL: func.func @softmax_row
 // CHECK-NOT:     math.exp
-// CHECK:         scf.forall (%[[R:.*]]) in (512) {
+// CHECK:         scf.forall (%[[R:.*]]) in (4096) {
 // CHECK:           scf.for {{.*}} step %c64
 // CHECK:             vector.transfer_read {{.*}} vector<64xf32>
 // CHECK:             vector.reduction <maximumf>, {{.*}} : vector<64xf32> into f32
@@ -26,20 +27,20 @@
 // CHECK:         return
 #row = affine_map<(d0, d1) -> (d0, d1)>
 #col = affine_map<(d0, d1) -> (d0)>
-func.func @softmax_row(%x: memref<512x768xf32>, %max: memref<512xf32>, %sum: memref<512xf32>, %y: memref<512x768xf32>) {
-  linalg.generic {indexing_maps = [#row, #col], iterator_types = ["parallel", "reduction"]} ins(%x : memref<512x768xf32>) outs(%max : memref<512xf32>) {
+func.func @softmax_row(%x: memref<4096x768xf32>, %max: memref<4096xf32>, %sum: memref<4096xf32>, %y: memref<4096x768xf32>) {
+  linalg.generic {indexing_maps = [#row, #col], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4096x768xf32>) outs(%max : memref<4096xf32>) {
   ^bb0(%in: f32, %out: f32):
     %0 = arith.maximumf %in, %out : f32
     linalg.yield %0 : f32
   }
-  linalg.generic {indexing_maps = [#row, #col, #row, #col], iterator_types = ["parallel", "reduction"]} ins(%x, %max : memref<512x768xf32>, memref<512xf32>) outs(%y, %sum : memref<512x768xf32>, memref<512xf32>) {
+  linalg.generic {indexing_maps = [#row, #col, #row, #col], iterator_types = ["parallel", "reduction"]} ins(%x, %max : memref<4096x768xf32>, memref<4096xf32>) outs(%y, %sum : memref<4096x768xf32>, memref<4096xf32>) {
   ^bb0(%in: f32, %m: f32, %out: f32, %s: f32):
     %0 = arith.subf %in, %m : f32
     %1 = math.exp %0 : f32
     %2 = arith.addf %1, %s : f32
     linalg.yield %1, %2 : f32, f32
   }
-  linalg.generic {indexing_maps = [#row, #col, #row], iterator_types = ["parallel", "parallel"]} ins(%y, %sum : memref<512x768xf32>, memref<512xf32>) outs(%y : memref<512x768xf32>) {
+  linalg.generic {indexing_maps = [#row, #col, #row], iterator_types = ["parallel", "parallel"]} ins(%y, %sum : memref<4096x768xf32>, memref<4096xf32>) outs(%y : memref<4096x768xf32>) {
   ^bb0(%in: f32, %s: f32, %out: f32):
     %0 = arith.divf %in, %s : f32
     linalg.yield %0 : f32
@@ -53,7 +54,11 @@ func.func @softmax_row(%x: memref<512x768xf32>, %max: memref<512xf32>, %sum: mem
 // tile of 64 and a peeled remainder vectorized at its static size 36.
 // CHECK-LABEL: func.func @gelu_odd
 // CHECK-NOT:     math.tanh
-// CHECK:         scf.forall ({{.*}}) in (3, 5) {
+// A small op (1500 elements) stays on the calling thread: waking an OpenMP
+// thread would cost more than the op.
+// CHECK-NOT:     scf.forall
+// CHECK:         scf.for %{{.*}} = %c0 to %c3 step %c1 {
+// CHECK:           scf.for %{{.*}} = %c0 to %c5 step %c1 {
 // CHECK:           vector.transfer_read {{.*}} vector<64xf32>
 // CHECK:           math.fma {{.*}} : vector<64xf32>
 // CHECK:           vector.transfer_write {{.*}} vector<64xf32>
