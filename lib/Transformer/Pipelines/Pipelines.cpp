@@ -135,9 +135,14 @@ void transformer::buildLinalgToLLVMPipeline(
   // Before outlining: the reshapes and pads that normalize a contraction stay
   // in the caller, so that the kernel's accumulator buffer has no other use
   // and its register tile can be hoisted out of the k loop.
-  if (codegen)
+  if (codegen) {
     pm.addNestedPass<func::FuncOp>(
         createTransformerCPUPrepareContractionsPass());
+    // What the prepare pass made of a loop-invariant operand (the transposed
+    // copy of a weight, a pad) leaves the loop: in a generation loop the LM
+    // head's transposed embedding table is made once, not once per token.
+    pm.addPass(createLoopInvariantCodeMotionPass());
+  }
   if (opts.optLevel >= 1)
     // One function per distinct kernel: layers share their code.
     pm.addPass(createTransformerOutlineKernelsPass());
