@@ -79,21 +79,24 @@ func.func @untagged(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x
 
 // -----
 
-// B's transposed copy (tagged by the prepare pass): 16x16 blocks read as one
-// vector<16x16xf32> and transposed in registers with shuffles (no strided
-// scalar loads); the 12 remaining rows of B are peeled and vectorized at
-// their static size. A fused epilogue (tagged by transformer-cpu-fuse-
-// epilogues): vectors of 32 along the row, the 12-column remainder peeled.
+// B's transposed copy (tagged by the prepare pass): blocks of 256 rows over
+// the threads, 16x16 tiles read as one vector<16x16xf32> and transposed in
+// registers with shuffles (no strided scalar loads); the last block (44
+// rows, a dynamic size inside the forall) keeps its full 16x16 tiles, and
+// its remainder is a generic lowered to loops later. A fused epilogue
+// (tagged by transformer-cpu-fuse-epilogues): vectors of 32 along the row,
+// the 12-column remainder peeled.
 // CHECK-LABEL: func.func @transpose_and_epilogue
-// CHECK:         scf.for
+// CHECK:         scf.forall (%{{.*}}) in (2) {
 // CHECK:           scf.for
-// CHECK:             vector.transfer_read {{.*}} : memref<300x64xf32>, vector<16x16xf32>
-// CHECK-COUNT-16:    vector.shuffle {{.*}} : vector<16xf32>, vector<16xf32>
-// CHECK:             vector.transfer_write {{.*}} : vector<16x16xf32>, memref<64x300xf32>
-// CHECK:           vector.transfer_read {{.*}} : memref<300x64xf32>, vector<12x16xf32>
+// CHECK:             scf.for
+// CHECK:               vector.transfer_read {{.*}} : memref<300x64xf32>, vector<16x16xf32>
+// CHECK-COUNT-16:      vector.shuffle {{.*}} : vector<16xf32>, vector<16xf32>
+// CHECK:               vector.transfer_write {{.*}} : vector<16x16xf32>, memref<64x300xf32>
+// CHECK:             scf.for
+// CHECK:               linalg.generic
 // CHECK:         math.tanh {{.*}} : vector<1x32xf32>
 // CHECK:         math.tanh {{.*}} : vector<1x12xf32>
-// CHECK-NOT:     linalg.
 // CHECK-NOT:     transformer.contraction
 func.func @transpose_and_epilogue(%w: memref<300x64xf32>, %wt: memref<64x300xf32>, %c: memref<128x300xf32>) {
   linalg.transpose ins(%w : memref<300x64xf32>) outs(%wt : memref<64x300xf32>) permutation = [1, 0] {transformer.contraction = "transpose"}

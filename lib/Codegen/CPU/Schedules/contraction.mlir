@@ -107,17 +107,19 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // B's transposed copy (k x n from n x k): 16 x 16 tiles transposed in
-  // registers (vector.shuffle), the remainders peeled. Generalized first: the
-  // casts that canonicalization leaves on the static tiles fold into a
-  // linalg.generic, not into a linalg.transpose. Not split over threads:
-  // a thread's block of a size that does not divide would leave dynamic tiles,
-  // which the vectorizer leaves scalar.
+  // B's transposed copy (k x n from n x k): blocks of 256 x 256 over the
+  // threads, 16 x 16 tiles transposed in registers (vector.shuffle), the
+  // remainders peeled (a block of dynamic size keeps static full tiles; only
+  // its last partial tiles are scalar loops). Generalized first: the casts
+  // that canonicalization leaves on the static tiles fold into a
+  // linalg.generic, not into a linalg.transpose.
   transform.named_sequence @tile_transpose(%op: !transform.any_op {transform.consumed}) {
     %g = transform.structured.generalize %op : (!transform.any_op) -> !transform.any_op
     %tag = transform.param.constant "transpose" -> !transform.any_param
     transform.annotate %g "transformer.contraction" = %tag : !transform.any_op, !transform.any_param
-    %t2, %r, %c = transform.structured.tile_using_for %g tile_sizes [16, 16]
+    %t1, %forall = transform.structured.tile_using_forall %g tile_sizes [256, 256]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %t2, %r, %c = transform.structured.tile_using_for %t1 tile_sizes [16, 16]
         : (!transform.any_op)
         -> (!transform.any_op, !transform.op<"scf.for">, !transform.op<"scf.for">)
     transform.include @peel failures(suppress) (%c) : (!transform.op<"scf.for">) -> ()
@@ -129,7 +131,9 @@ module attributes {transform.with_named_sequence} {
     %g = transform.structured.generalize %op : (!transform.any_op) -> !transform.any_op
     %tag = transform.param.constant "btranspose" -> !transform.any_param
     transform.annotate %g "transformer.contraction" = %tag : !transform.any_op, !transform.any_param
-    %t2, %r, %c = transform.structured.tile_using_for %g tile_sizes [0, 16, 16]
+    %t1, %forall = transform.structured.tile_using_forall %g tile_sizes [1, 256, 256]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %t2, %r, %c = transform.structured.tile_using_for %t1 tile_sizes [0, 16, 16]
         : (!transform.any_op)
         -> (!transform.any_op, !transform.op<"scf.for">, !transform.op<"scf.for">)
     transform.include @peel failures(suppress) (%c) : (!transform.op<"scf.for">) -> ()
