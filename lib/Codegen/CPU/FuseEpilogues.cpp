@@ -37,6 +37,26 @@ bool isElementwise(linalg::LinalgOp op) {
          op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity();
 }
 
+/// The m size of the cache tiles: `tileM`, halved (down to 32, a multiple
+/// of the register tile) while a static result would give an odd number of
+/// tiles, fewer than 8: two threads would then wait on one of, say, 3 tiles
+/// (a 128 x 768 result in tiles of 128 x 256) instead of sharing 6.
+int64_t balancedTileM(ArrayRef<int64_t> shape, int64_t tileM, int64_t tileN) {
+  if (llvm::any_of(shape, ShapedType::isDynamic))
+    return tileM;
+  int64_t m = shape[shape.size() - 2], n = shape.back();
+  int64_t batch = 1;
+  for (int64_t dim : shape.drop_back(2))
+    batch *= dim;
+  auto tasks = [&](int64_t t) {
+    return batch * llvm::divideCeil(m, t) * llvm::divideCeil(n, tileN);
+  };
+  while (tileM > 32 && tasks(tileM) % 2 == 1 && tasks(tileM) < 8 &&
+         m > tileM / 2)
+    tileM /= 2;
+  return tileM;
+}
+
 /// Whether the pipeline lowers every op of the body on vectors: arith, and the
 /// math ops that math-to-llvm makes LLVM intrinsics. Others (math.erf, ...)
 /// become libm calls only on scalars, so their epilogues are fused but left
@@ -157,9 +177,11 @@ struct FuseEpiloguesPass
       result = consumer->getResult(0);
     }
 
-    int64_t rank = cast<ShapedType>(result.getType()).getRank();
+    auto resultType = cast<ShapedType>(result.getType());
+    int64_t rank = resultType.getRank();
     SmallVector<OpFoldResult> sizes(rank - 2, rewriter.getIndexAttr(1));
-    sizes.push_back(rewriter.getIndexAttr(cacheTileM));
+    sizes.push_back(rewriter.getIndexAttr(
+        balancedTileM(resultType.getShape(), cacheTileM, cacheTileN)));
     sizes.push_back(rewriter.getIndexAttr(cacheTileN));
     // The contraction's loops go on past the result's (k): not tiled here.
     scf::SCFTilingOptions tiling;

@@ -120,3 +120,14 @@ func.func @erf_batched(%a: tensor<2x64x32xf32>, %b: tensor<2x32x48xf32>, %acc: t
   } -> tensor<2x64x48xf32>
   return %g : tensor<2x64x48xf32>
 }
+
+// -----
+
+// A 128 x 768 result makes 3 cache tiles of 128 x 256: an odd count that
+// two threads cannot share evenly. The m tile is halved (6 tiles of 64 x 256).
+// CHECK-LABEL: func.func @balanced_tiles
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (128, 768) step (64, 256)
+func.func @balanced_tiles(%a: tensor<128x64xf32>, %b: tensor<64x768xf32>, %c: tensor<128x768xf32>) -> tensor<128x768xf32> {
+  %0 = linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : tensor<128x64xf32>, tensor<64x768xf32>) outs(%c : tensor<128x768xf32>) -> tensor<128x768xf32>
+  return %0 : tensor<128x768xf32>
+}
