@@ -54,17 +54,17 @@ if config.sanitizers:
 elif shutil.which("valgrind"):
     config.available_features.add("valgrind")
 
-# The execution tests compare with numpy computed by test/lib helpers.
-try:
-    subprocess.check_call([config.python_executable, "-c", "import numpy"],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    config.available_features.add("numpy")
-except (OSError, subprocess.CalledProcessError):
-    pass
-# The GPT-2 parity tests compare with PyTorch (Debian: python3-torch).
-try:
-    subprocess.check_call([config.python_executable, "-c", "import torch"],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    config.available_features.add("torch")
-except (OSError, subprocess.CalledProcessError):
-    pass
+def add_feature_if_importable(module):
+    """`REQUIRES: MODULE` holds when the test python can import it."""
+    try:
+        subprocess.check_call([config.python_executable, "-c", "import " + module],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        config.available_features.add(module)
+    except (OSError, subprocess.CalledProcessError):
+        pass
+
+
+# The execution tests compare with numpy computed by test/lib helpers; the
+# GPT-2 parity tests compare with PyTorch (Debian: python3-torch).
+add_feature_if_importable("numpy")
+add_feature_if_importable("torch")

@@ -171,6 +171,15 @@ private:
     cf::AssertOp::create(b, l, cond, message.str());
   }
 
+  /// Checks that an i64 argument is >= 0 and returns it as an index.
+  Value nonNegativeIndex(Location l, Value value, const Twine &message) {
+    check(l,
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, value,
+                                arith::ConstantIntOp::create(b, l, i64, 0)),
+          message);
+    return arith::IndexCastOp::create(b, l, b.getIndexType(), value);
+  }
+
   /// x @ w + bias with a Conv1D weight [in, out], on rows x [N, in].
   Value conv1d(Location l, Value x, Value w, Value bias, int64_t out) {
     RankedTensorType type = tensorOf({kDyn, out});
@@ -470,12 +479,8 @@ private:
                        {"tokens", "pos", "kv_cache"},
                        {tensorOf({kDyn, cfg.vocabSize}), cacheType()}, w);
     Location l = loc("decode");
-    Value pos = func.getArgument(1);
-    check(l,
-          arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, pos,
-                                arith::ConstantIntOp::create(b, l, i64, 0)),
-          "gpt2: negative decode position");
-    Value index = arith::IndexCastOp::create(b, l, b.getIndexType(), pos);
+    Value index = nonNegativeIndex(l, func.getArgument(1),
+                                   "gpt2: negative decode position");
     auto [logits, cache] =
         decode(func.getArgument(0), index, func.getArgument(2), w);
     func::ReturnOp::create(b, l, ValueRange{logits, cache});
@@ -489,12 +494,8 @@ private:
         createFunction("generate", {ids, i64}, {"prompt", "steps"}, {ids}, w);
     Location l = loc("generate");
     Value prompt = func.getArgument(0);
-    Value steps64 = func.getArgument(1);
-    check(l,
-          arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, steps64,
-                                arith::ConstantIntOp::create(b, l, i64, 0)),
-          "gpt2: negative number of steps");
-    Value steps = arith::IndexCastOp::create(b, l, b.getIndexType(), steps64);
+    Value steps = nonNegativeIndex(l, func.getArgument(1),
+                                   "gpt2: negative number of steps");
     Value batch = dim(prompt, 0), seq = dim(prompt, 1);
     Value total = arith::AddIOp::create(b, l, seq, steps);
     check(l,

@@ -23,6 +23,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 import reference_ops as ref  # noqa: E402
+from run_flags import with_default_opt_level  # noqa: E402
 
 RTOL = 1e-4
 ATOL = 1e-5
@@ -823,15 +824,6 @@ def compare(got, want):
     bad = np.argwhere(~np.isclose(got, want, rtol=RTOL, atol=ATOL, equal_nan=True))
     where = tuple(bad[0])
     return "differs at %s: got %r, expected %r" % (where, got[where], want[where])
-
-
-def with_default_opt_level(flags):
-    """As in run_reference.py: TRANSFORMER_TEST_OPT_LEVEL is the level of the
-    runs that name none (CTest's second run of the execution tests: -O3)."""
-    level = os.environ.get("TRANSFORMER_TEST_OPT_LEVEL", "")
-    if level and not any(f.startswith("-O") for f in flags):
-        return flags + [level]
-    return flags
 
 
 def main():

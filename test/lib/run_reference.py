@@ -20,6 +20,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 import reference_ops  # noqa: E402
+from run_flags import with_default_opt_level  # noqa: E402
 
 RTOL = 1e-4
 ATOL = 1e-5
@@ -44,17 +45,6 @@ def as_input(value, path):
         return "%s=%s" % (kind, number)
     np.save(path, value)
     return "@" + path
-
-
-def with_default_opt_level(flags):
-    """Adds TRANSFORMER_TEST_OPT_LEVEL (lit --param opt_level=-O3, which CTest
-    sets for its second run of the execution tests) to a run that names no
-    level, so that every numeric test runs at -O0 and -O3 as well as at the
-    default level."""
-    level = os.environ.get("TRANSFORMER_TEST_OPT_LEVEL", "")
-    if level and not any(f.startswith("-O") for f in flags):
-        return flags + [level]
-    return flags
 
 
 def main():

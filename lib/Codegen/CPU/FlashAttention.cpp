@@ -115,24 +115,7 @@ void emitShapeChecks(OpBuilder &b, Location loc, AttentionOp op) {
   Value q = op.getQuery(), k = op.getKey(), v = op.getValue();
   int64_t rank = cast<RankedTensorType>(q.getType()).getRank();
   auto dim = [&](Value value, int64_t i) { return dimSize(b, loc, value, i); };
-  for (int64_t i = 0; i + 2 < rank; ++i) {
-    assertEqualSizes(b, loc, dim(q, i), dim(k, i),
-                     "transformer.attention: batch dimension " + Twine(i) +
-                         " of query and key differ",
-                     "query", "key");
-    assertEqualSizes(b, loc, dim(q, i), dim(v, i),
-                     "transformer.attention: batch dimension " + Twine(i) +
-                         " of query and value differ",
-                     "query", "value");
-  }
-  assertEqualSizes(b, loc, dim(q, rank - 1), dim(k, rank - 1),
-                   "transformer.attention: the head dimensions of query "
-                   "and key differ",
-                   "query D", "key D");
-  assertEqualSizes(b, loc, dim(k, rank - 2), dim(v, rank - 2),
-                   "transformer.attention: the sequence lengths of key and "
-                   "value differ",
-                   "key Sk", "value Sk");
+  assertAttentionShapes(b, loc, q, k, v);
   Value mask = op.getMask();
   if (!mask)
     return;

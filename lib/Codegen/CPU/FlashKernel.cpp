@@ -610,6 +610,11 @@ func::FuncOp transformer::buildFlashKernel(OpBuilder &b, Location loc,
       Value ot = memref::AllocaOp::create(
           b, loc, MemRefType::get({dyn, kr.br}, f32), ValueRange{kr.dv},
           ValueRange{}, b.getI64IntegerAttr(64));
+      // The weight of each part, exp2(part max - max), computed once and
+      // used for the sums and for every output row.
+      Value weights = memref::AllocaOp::create(
+          b, loc, MemRefType::get({dyn, kr.br}, f32), ValueRange{ns},
+          ValueRange{}, b.getI64IntegerAttr(64));
       SmallVector<Value> l(nv, e.vf(0.0f));
       l = e.loop(e.idx(0), ns, e.idx(1), l, [&](Value s, ValueRange a) {
         SmallVector<Value> next;
@@ -617,6 +622,7 @@ func::FuncOp transformer::buildFlashKernel(OpBuilder &b, Location loc,
           Value col = e.idx(n * kLanes);
           Value w =
               e.exp2(e.fsub(e.vload(kr.mpart, {e.add(first, s), col}), m[n]));
+          e.vstore(w, weights, {s, col});
           next.push_back(
               e.fma(w, e.vload(kr.lpart, {e.add(first, s), col}), a[n]));
         }
@@ -628,10 +634,9 @@ func::FuncOp transformer::buildFlashKernel(OpBuilder &b, Location loc,
           SmallVector<Value> next;
           for (int64_t n = 0; n < nv; ++n) {
             Value col = e.idx(n * kLanes);
-            Value w =
-                e.exp2(e.fsub(e.vload(kr.mpart, {e.add(first, s), col}), m[n]));
-            next.push_back(
-                e.fma(w, e.vload(kr.opart, {e.add(first, s), r, col}), a[n]));
+            next.push_back(e.fma(e.vload(weights, {s, col}),
+                                 e.vload(kr.opart, {e.add(first, s), r, col}),
+                                 a[n]));
           }
           return next;
         });

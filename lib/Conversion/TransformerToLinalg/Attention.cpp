@@ -89,24 +89,7 @@ struct AttentionLowering : OpConversionPattern<AttentionOp> {
     };
 
     // Run-time checks of what the verifier could not see.
-    for (int64_t i = 0; i < batch; ++i) {
-      assertEqualSizes(rewriter, loc, dim(q, i), dim(k, i),
-                       "transformer.attention: batch dimension " + Twine(i) +
-                           " of query and key differ",
-                       "query", "key");
-      assertEqualSizes(rewriter, loc, dim(q, i), dim(v, i),
-                       "transformer.attention: batch dimension " + Twine(i) +
-                           " of query and value differ",
-                       "query", "value");
-    }
-    assertEqualSizes(rewriter, loc, dim(q, rank - 1), dim(k, rank - 1),
-                     "transformer.attention: the head dimensions of query "
-                     "and key differ",
-                     "query D", "key D");
-    assertEqualSizes(rewriter, loc, dim(k, rank - 2), dim(v, rank - 2),
-                     "transformer.attention: the sequence lengths of key and "
-                     "value differ",
-                     "key Sk", "value Sk");
+    assertAttentionShapes(rewriter, loc, q, k, v);
 
     SmallVector<OpFoldResult> batchSizes;
     for (int64_t i = 0; i < batch; ++i)

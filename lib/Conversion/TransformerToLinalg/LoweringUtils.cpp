@@ -367,3 +367,27 @@ LogicalResult lowering::checkRankedTypes(Operation *op) {
              << "; run --transformer-shape-inference before lowering";
   return success();
 }
+
+void lowering::assertAttentionShapes(OpBuilder &b, Location loc, Value q,
+                                     Value k, Value v) {
+  int64_t rank = cast<RankedTensorType>(q.getType()).getRank();
+  auto dim = [&](Value value, int64_t i) { return dimSize(b, loc, value, i); };
+  for (int64_t i = 0; i + 2 < rank; ++i) {
+    assertEqualSizes(b, loc, dim(q, i), dim(k, i),
+                     "transformer.attention: batch dimension " + Twine(i) +
+                         " of query and key differ",
+                     "query", "key");
+    assertEqualSizes(b, loc, dim(q, i), dim(v, i),
+                     "transformer.attention: batch dimension " + Twine(i) +
+                         " of query and value differ",
+                     "query", "value");
+  }
+  assertEqualSizes(b, loc, dim(q, rank - 1), dim(k, rank - 1),
+                   "transformer.attention: the head dimensions of query "
+                   "and key differ",
+                   "query D", "key D");
+  assertEqualSizes(b, loc, dim(k, rank - 2), dim(v, rank - 2),
+                   "transformer.attention: the sequence lengths of key and "
+                   "value differ",
+                   "key Sk", "value Sk");
+}

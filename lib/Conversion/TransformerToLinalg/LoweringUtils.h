@@ -43,6 +43,13 @@ void assertEqualSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
                       OpFoldResult rhs, const Twine &message,
                       StringRef lhsLabel, StringRef rhsLabel);
 
+/// The run-time checks of `transformer.attention`'s operand sizes that the
+/// verifier cannot see (dynamic dims): equal batch dims of query, key and
+/// value, equal head dims of query and key, equal key and value lengths.
+/// Shared by the generic lowering and the CPU flash kernel.
+void assertAttentionShapes(OpBuilder &b, Location loc, Value q, Value k,
+                           Value v);
+
 /// The sizes of a tensor of type `type`: its static dims, and for each
 /// dynamic dim the matching entry of `candidates` as an index value (so that
 /// tensor.empty of the sizes has exactly the type `type`).
