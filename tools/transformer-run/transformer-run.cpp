@@ -14,6 +14,7 @@
 #include "Transformer/Pipelines/Pipelines.h"
 #include "Transformer/Runner/CompiledModule.h"
 #include "Transformer/Runner/Compiler.h"
+#include "Transformer/Runner/HostMemory.h"
 #include "Transformer/Runner/Npy.h"
 #include "Transformer/Runner/Parameters.h"
 #include "Transformer/Runner/Values.h"
@@ -422,6 +423,8 @@ int run() {
 } // namespace
 
 int main(int argc, char **argv) {
+  // Before any thread exists: see HostMemory.h.
+  runner::keepFreedMemoryForReuse();
   llvm::InitLLVM init(argc, argv);
   transformer::installToolInfo("transformer-run");
   llvm::InitializeNativeTarget();
