@@ -10,6 +10,10 @@
 // CHECK: PASS @batched: result[0] 3x40x72
 // CHECK: PASS @broadcast_rhs: result[0] 2x19x45
 // CHECK: PASS @divisible: result[0] 256x512
+// CHECK: PASS @dot_dynamic_few: result[0] 2x300
+// CHECK: PASS @dot_dynamic_many: result[0] 20x37
+// CHECK: PASS @dot_linear: result[0] 1x1x70
+// CHECK: PASS @dot_rows: result[0] 3x300
 // CHECK: PASS @dynamic: result[0] 45x70
 // CHECK: PASS @dynamic_batched: result[0] 2x9x37
 // CHECK: PASS @linear: result[0] 2x21x67
@@ -40,6 +44,43 @@ func.func @broadcast_rhs(%a: tensor<2x19x30xf32>, %b: tensor<30x45xf32>) -> tens
 func.func @divisible(%a: tensor<256x512xf32>, %b: tensor<512x512xf32>) -> tensor<256x512xf32> {
   %0 = transformer.matmul %a, %b : tensor<256x512xf32>, tensor<512x512xf32> -> tensor<256x512xf32>
   return %0 : tensor<256x512xf32>
+}
+
+// Few rows by B indexed (n, k) (k a multiple of 16): the dot-product form
+// (lib/Codegen/CPU/DotKernel.cpp), 300 columns = one task of 256 and one of
+// 44 (5 register tiles of 8 and 4 single columns); with a dynamic number of
+// rows, chosen at run time (2 rows: dot form; 20: the transposed copy).
+// PY: def case_dot_rows(rng):
+// PY:     a, b = rng.standard_normal((3, 64), np.float32), rng.standard_normal((300, 64), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b, transpose_b=True)]
+func.func @dot_rows(%a: tensor<3x64xf32>, %b: tensor<300x64xf32>) -> tensor<3x300xf32> {
+  %0 = transformer.matmul %a, %b {transpose_b} : tensor<3x64xf32>, tensor<300x64xf32> -> tensor<3x300xf32>
+  return %0 : tensor<3x300xf32>
+}
+
+// PY: def case_dot_dynamic_few(rng):
+// PY:     a, b = rng.standard_normal((2, 48), np.float32), rng.standard_normal((300, 48), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b, transpose_b=True)]
+func.func @dot_dynamic_few(%a: tensor<?x48xf32>, %b: tensor<?x48xf32>) -> tensor<?x?xf32> {
+  %0 = transformer.matmul %a, %b {transpose_b} : tensor<?x48xf32>, tensor<?x48xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// PY: def case_dot_dynamic_many(rng):
+// PY:     a, b = rng.standard_normal((20, 48), np.float32), rng.standard_normal((37, 48), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b, transpose_b=True)]
+func.func @dot_dynamic_many(%a: tensor<?x48xf32>, %b: tensor<?x48xf32>) -> tensor<?x?xf32> {
+  %0 = transformer.matmul %a, %b {transpose_b} : tensor<?x48xf32>, tensor<?x48xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// A decode step's linear: the bias is the accumulator's initial value.
+// PY: def case_dot_linear(rng):
+// PY:     x, w, b = rng.standard_normal((1, 1, 64), np.float32), rng.standard_normal((70, 64), np.float32), rng.standard_normal((70,), np.float32)
+// PY:     return [x, w, b], [ref.linear(x, w, b)]
+func.func @dot_linear(%x: tensor<1x1x64xf32>, %w: tensor<70x64xf32>, %b: tensor<70xf32>) -> tensor<1x1x70xf32> {
+  %0 = transformer.linear %x, %w, %b : tensor<1x1x64xf32>, tensor<70x64xf32>, tensor<70xf32> -> tensor<1x1x70xf32>
+  return %0 : tensor<1x1x70xf32>
 }
 
 // PY: def case_dynamic(rng):

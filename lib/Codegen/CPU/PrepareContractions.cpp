@@ -8,9 +8,13 @@
 
 #include "Transformer/Codegen/CPU/Passes.h"
 
+#include "DotKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
@@ -154,6 +158,27 @@ Value transposeRhs(RewriterBase &rewriter, linalg::LinalgOp op,
   return transpose->getResult(0);
 }
 
+/// For a dynamic number of rows: `scf.if` (rows <= kDotMaxRows) the
+/// dot-product form, else a clone of `op`, which is returned for the usual
+/// preparation.
+linalg::LinalgOp splitOnRowCount(RewriterBase &rewriter, linalg::LinalgOp op) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Value rows = tensor::DimOp::create(rewriter, loc, op.getDpsInputs()[0], 0);
+  Value limit = arith::ConstantIndexOp::create(rewriter, loc, kDotMaxRows);
+  Value few = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ule,
+                                    rows, limit);
+  auto branch = scf::IfOp::create(rewriter, loc, op->getResultTypes(), few,
+                                  /*addThenBlock=*/true, /*addElseBlock=*/true);
+  rewriter.setInsertionPointToStart(branch.thenBlock());
+  scf::YieldOp::create(rewriter, loc, buildDotKernel(rewriter, op));
+  rewriter.setInsertionPointToStart(branch.elseBlock());
+  Operation *clone = rewriter.clone(*op);
+  scf::YieldOp::create(rewriter, loc, clone->getResults());
+  rewriter.replaceOp(op, branch.getResults());
+  return cast<linalg::LinalgOp>(clone);
+}
+
 struct PrepareContractionsPass
     : public transformer::impl::TransformerCPUPrepareContractionsPassBase<
           PrepareContractionsPass> {
@@ -196,6 +221,18 @@ struct PrepareContractionsPass
           continue;
         rewriter.replaceOp(op, collapsed->results);
         op = collapsed->collapsedOp;
+      }
+      // Few rows and B indexed (n, k): the dot-product form. With a dynamic
+      // number of rows, the choice is made at run time.
+      if (isDotForm(op)) {
+        int64_t rows = op.getStaticLoopRanges()[0];
+        if (!ShapedType::isDynamic(rows) && rows <= kDotMaxRows) {
+          rewriter.setInsertionPoint(op);
+          rewriter.replaceOp(op, buildDotKernel(rewriter, op));
+          continue;
+        }
+        if (ShapedType::isDynamic(rows))
+          op = splitOnRowCount(rewriter, op);
       }
       // The vectorizer makes vector.contract (which lowers to FMAs) only from
       // named contractions; a generic gives mulf + addf. B indexed (n, k) is

@@ -156,3 +156,47 @@ func.func @batched_transpose_b(%a: tensor<?x?x?xf32>, %b: tensor<?x?x?xf32>, %c:
   %0 = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%a, %b : tensor<?x?x?xf32>, tensor<?x?x?xf32>) outs(%c : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
   return %0 : tensor<?x?x?xf32>
 }
+
+// -----
+
+// Few rows by B indexed (n, k), k a multiple of 16: the dot-product form,
+// vector code on tensors with no transposed copy of B: column blocks over
+// the threads, 8 accumulators of 16 lanes along k, then horizontal sums
+// added to C.
+// CHECK-LABEL: func.func @dot_rows
+// CHECK-NOT:     linalg.transpose
+// CHECK:         scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<2x40xf32>)
+// CHECK:           scf.for {{.*}} step %c8
+// CHECK:             scf.for
+// CHECK:               scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK-COUNT-8:         vector.fma
+// CHECK-COUNT-8:       vector.reduction <add>
+// CHECK:               vector.from_elements {{.*}} : vector<8xf32>
+// The columns left over from the register tiles of 8, one by one.
+// CHECK:           scf.for
+// CHECK:               vector.fma
+// CHECK:             tensor.insert
+// CHECK:           tensor.parallel_insert_slice
+// CHECK-NOT:     linalg.transpose
+func.func @dot_rows(%a: tensor<2x32xf32>, %b: tensor<40x32xf32>, %c: tensor<2x40xf32>) -> tensor<2x40xf32> {
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<2x32xf32>, tensor<40x32xf32>) outs(%c : tensor<2x40xf32>) -> tensor<2x40xf32>
+  return %0 : tensor<2x40xf32>
+}
+
+// -----
+
+// A dynamic number of rows: the dot-product form for at most 16 rows, the
+// transposed copy and the register tiles otherwise, chosen at run time.
+// CHECK-LABEL: func.func @dot_dynamic_rows
+// CHECK:         %[[ROWS:.*]] = tensor.dim %{{.*}}, %c0{{.*}} : tensor<?x32xf32>
+// CHECK:         %[[FEW:.*]] = arith.cmpi ule, %[[ROWS]], %c16
+// CHECK:         scf.if %[[FEW]] -> (tensor<?x40xf32>) {
+// CHECK:           scf.forall
+// CHECK:           vector.fma
+// CHECK:         } else {
+// CHECK:           linalg.transpose {{.*}} {transformer.contraction = "transpose"}
+// CHECK:           linalg.contract {{.*}} {transformer.contraction = "mnk"}
+func.func @dot_dynamic_rows(%a: tensor<?x32xf32>, %b: tensor<40x32xf32>, %c: tensor<?x40xf32>) -> tensor<?x40xf32> {
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<?x32xf32>, tensor<40x32xf32>) outs(%c : tensor<?x40xf32>) -> tensor<?x40xf32>
+  return %0 : tensor<?x40xf32>
+}

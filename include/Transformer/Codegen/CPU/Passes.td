@@ -31,6 +31,14 @@ def TransformerCPUPrepareContractionsPass
     (`transformer-cpu-codegen`) matches these tags. Other contractions are
     left alone and lowered to loops.
 
+    A contraction `C[m, n] += A[m, k] * B[n, k]` on f32 with at most 16 rows
+    (or a dynamic number of rows, then checked at run time with `scf.if`)
+    and a static k that is a multiple of 16 (a decode step's LM head or
+    `linear`) is instead written out as vector code on tensors (the "dot"
+    form, lib/Codegen/CPU/DotKernel.cpp): blocks of 256 columns in an
+    `scf.forall`, 8 columns x 16 lanes of partial sums along k, A and B both
+    read along their rows, B read once and never copied.
+
     Example:
 
     ```mlir
@@ -42,8 +50,12 @@ def TransformerCPUPrepareContractionsPass
     %r = linalg.generic {..., transformer.contraction = "mnk"}
     ```
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
-                           "::mlir::tensor::TensorDialect"];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def TransformerCPUCodegenPass
