@@ -104,6 +104,33 @@ def TransformerLowerStridedCopiesPass
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def TransformerReshapeMultiDynamicExpandsPass
+    : Pass<"transformer-reshape-multi-dynamic-expands", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite expand_shape groups of several dynamic sizes into tensor.reshape";
+  let description = [{
+    A `tensor.expand_shape` that splits one dimension into several dynamic
+    ones (`tensor<?x8xf32>` into `tensor<?x?x8xf32>` with
+    `output_shape [%b, %s, 8]`) is valid, but MLIR 22's
+    `--expand-strided-metadata` crashes on the `memref.expand_shape` it
+    bufferizes into. This pass, run just before bufferization, rewrites such
+    an op into `tensor.reshape` with the output sizes as a shape tensor
+    (which bufferizes to `memref.reshape`, copying a non-contiguous source
+    first); expand_shape ops with at most one dynamic size per group are left
+    alone.
+
+    ```mlir
+    %e = tensor.expand_shape %x [[0, 1], [2]] output_shape [%b, %s, 8]
+        : tensor<?x8xf32> into tensor<?x?x8xf32>
+    // becomes
+    %shape = tensor.from_elements %b, %s, %c8 : tensor<3xindex>
+    %e = tensor.reshape %x(%shape)
+        : (tensor<?x8xf32>, tensor<3xindex>) -> tensor<?x?x8xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def TransformerOutlineKernelsPass
     : Pass<"transformer-outline-kernels", "::mlir::ModuleOp"> {
   let summary = "Move compute groups into kernel functions, one per distinct kernel";

@@ -151,6 +151,11 @@ void transformer::buildLinalgToLLVMPipeline(
   if (codegen)
     pm.addNestedPass<func::FuncOp>(createTransformerCPUFuseEpiloguesPass());
 
+  // MLIR 22 crashes on the bufferized form of an expand_shape group with
+  // several dynamic sizes: those become tensor.reshape.
+  pm.addNestedPass<func::FuncOp>(
+      createTransformerReshapeMultiDynamicExpandsPass());
+
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   // Identity layouts at function boundaries: callers (and transformer-run)
