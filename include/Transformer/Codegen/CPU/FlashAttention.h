@@ -58,6 +58,25 @@ struct FlashKernelConfig {
   int64_t blockQ() const { return 16 * vectors; }
 };
 
+/// What one decoding kernel computes (FlashDecodeKernel.cpp): the operands
+/// of FlashKernelConfig with at most kFlashDecodeMaxQueries queries (checked
+/// by the caller) and static head dims.
+struct FlashDecodeConfig {
+  std::optional<float> scale;
+  bool causal = false;
+  std::optional<int64_t> window;
+  bool hasMask = false;
+  std::optional<MaskBlocks> maskBlocks;
+  /// Static head dims of the queries/keys and of the values.
+  int64_t headDim = 0, valueDim = 0;
+  /// Threads the key chunks are made for.
+  int64_t threads = 1;
+};
+
+/// Most queries the decoding kernel takes, and its largest head dims.
+constexpr int64_t kFlashDecodeMaxQueries = 16;
+constexpr int64_t kFlashDecodeMaxHeadDim = 256;
+
 /// Key block size of the kernel.
 constexpr int64_t kFlashBlockK = 64;
 
@@ -65,6 +84,12 @@ constexpr int64_t kFlashBlockK = 64;
 /// (in a module), on memrefs, with an scf.forall over the tasks.
 func::FuncOp buildFlashKernel(OpBuilder &b, Location loc, StringRef name,
                               const FlashKernelConfig &config);
+
+/// Builds the decoding kernel (keys on the vector lanes, key chunks over the
+/// threads, partial softmaxes combined) with the same arguments as
+/// buildFlashKernel without `split`: (q, k, v, [mask,] out).
+func::FuncOp buildFlashDecodeKernel(OpBuilder &b, Location loc, StringRef name,
+                                    const FlashDecodeConfig &config);
 
 } // namespace mlir::transformer
 
