@@ -195,8 +195,7 @@ std::string decodeKey(const FlashDecodeConfig &c) {
                     (c.scale ? std::to_string(*c.scale) : "d") + "/" +
                     std::to_string(c.causal) + "/" +
                     (c.window ? std::to_string(*c.window) : "-") + "/" +
-                    std::to_string(c.hasMask) + "/" +
-                    std::to_string(c.threads);
+                    std::to_string(c.hasMask) + "/" + std::to_string(c.threads);
   if (c.maskBlocks)
     key += "/" + c.maskBlocks->rows.front();
   return key;
@@ -267,8 +266,8 @@ struct FlashAttentionPass
         ValueRange{total, dv}, align));
     for (int i = 0; i < 2; ++i)
       args.push_back(memref::AllocOp::create(
-          b, loc, MemRefType::get({dyn, bq}, b.getF32Type()),
-          ValueRange{total}, align));
+          b, loc, MemRefType::get({dyn, bq}, b.getF32Type()), ValueRange{total},
+          align));
   }
 
   func::FuncOp getDecodeKernel(const FlashDecodeConfig &config,
@@ -309,8 +308,8 @@ struct FlashAttentionPass
     // for a dynamic Sq (GPT-2's decode step). Others with a static Sq <= 16
     // keep one vector of queries per block, with the keys split.
     std::optional<FlashDecodeConfig> decode = decodeConfig(op, nThreads);
-    bool smallSq = !ShapedType::isDynamic(sqStatic) &&
-                   sqStatic <= kFlashDecodeMaxQueries;
+    bool smallSq =
+        !ShapedType::isDynamic(sqStatic) && sqStatic <= kFlashDecodeMaxQueries;
     if (smallSq && !decode) {
       config.vectors = 1;
       config.split = nThreads > 1;

@@ -45,9 +45,7 @@ struct DecodeKernel {
         maskK = {};
   int64_t nd = 0, ndv = 0; // vectors per row of K and of V
 
-  VectorType maskType() {
-    return VectorType::get({kLanes}, e.b.getI1Type());
-  }
+  VectorType maskType() { return VectorType::get({kLanes}, e.b.getI1Type()); }
   /// The lanes [0, n) of a vector (n static), or none when n == 16.
   Value tailMask(int64_t n) {
     return vector::ConstantMaskOp::create(e.b, e.loc, maskType(),
@@ -139,8 +137,7 @@ struct DecodeKernel {
     SmallVector<int8_t> table;
     for (char c : row)
       table.push_back(c == 'M' ? 0 : c == 'V' ? 1 : 2);
-    auto type =
-        RankedTensorType::get({(int64_t)table.size()}, e.b.getI8Type());
+    auto type = RankedTensorType::get({(int64_t)table.size()}, e.b.getI8Type());
     Value cst = arith::ConstantOp::create(
         e.b, e.loc, DenseElementsAttr::get(type, ArrayRef(table)));
     Value c = tensor::ExtractOp::create(e.b, e.loc, cst, kb);
@@ -179,8 +176,8 @@ struct DecodeKernel {
       Value x = transposeReduce(acc);
       if (masked) {
         Value g0 = e.add(k0, e.idx(g * kLanes));
-        Value kidx = arith::AddIOp::create(e.b, e.loc, e.splat(e.toI32(g0)),
-                                           lanes);
+        Value kidx =
+            arith::AddIOp::create(e.b, e.loc, e.splat(e.toI32(g0)), lanes);
         if (cfg.hasMask)
           x = e.fadd(x, maskVector(bh, i, g0, kidx));
         Value hidden = arith::OrIOp::create(
@@ -206,18 +203,25 @@ struct DecodeKernel {
     e.vstore(mNew, mbuf, {i, e.idx(0)});
     e.vstore(e.fma(e.vload(lbuf, {i, e.idx(0)}), alpha, psum), lbuf,
              {i, e.idx(0)});
-    // O = O alpha + sum_j p_j V[k0 + j], four keys per step.
+    // O = O alpha + sum_j p_j V[k0 + j], four keys per step, in `sets`
+    // interleaved accumulators so that at least 8 FMA chains are in flight.
+    int64_t sets = std::min<int64_t>(4, (8 + ndv - 1) / ndv);
+    sets = sets == 3 ? 4 : sets;
     SmallVector<Value> o;
     for (int64_t c = 0; c < ndv; ++c)
       o.push_back(e.fmul(e.vload(obuf, {i, e.idx(c * kLanes)}), alpha));
+    for (int64_t set = 1; set < sets; ++set)
+      o.append(ndv, e.vf(0.0f));
     auto pvRows = [&](Value j, int64_t rows, ValueRange a) {
       SmallVector<Value> next(a);
       for (int64_t r = 0; r < rows; ++r) {
         Value jr = e.add(j, e.idx(r));
         Value p = e.splat(e.load(pbuf, {jr}));
+        int64_t base = (r % sets) * ndv;
         for (int64_t c = 0; c < ndv; ++c)
-          next[c] =
-              e.fma(loadRow(v, {bh, e.add(k0, jr), Value()}, c, dv), p, next[c]);
+          next[base + c] =
+              e.fma(loadRow(v, {bh, e.add(k0, jr), Value()}, c, dv), p,
+                    next[base + c]);
       }
       return next;
     };
@@ -226,8 +230,12 @@ struct DecodeKernel {
                [&](Value j, ValueRange a) { return pvRows(j, 4, a); });
     o = e.loop(nk4, nk, e.idx(1), o,
                [&](Value j, ValueRange a) { return pvRows(j, 1, a); });
-    for (int64_t c = 0; c < ndv; ++c)
-      e.vstore(o[c], obuf, {i, e.idx(c * kLanes)});
+    for (int64_t c = 0; c < ndv; ++c) {
+      Value sum = o[c];
+      for (int64_t set = 1; set < sets; ++set)
+        sum = e.fadd(sum, o[set * ndv + c]);
+      e.vstore(sum, obuf, {i, e.idx(c * kLanes)});
+    }
   }
 
   /// mask[.., i, g0 + lane] * log2(e), 0 past the keys.
@@ -293,55 +301,45 @@ func::FuncOp transformer::buildFlashDecodeKernel(OpBuilder &b, Location loc,
     kr.maskQ = e.dim(kr.mask, 1);
     kr.maskK = e.dim(kr.mask, 2);
   }
-  kr.qscale =
-      e.f((cfg.scale ? *cfg.scale : 1.0f / std::sqrt((float)cfg.headDim)) *
-          kLog2E);
+  kr.qscale = e.f(
+      (cfg.scale ? *cfg.scale : 1.0f / std::sqrt((float)cfg.headDim)) * kLog2E);
 
   // The key blocks some query sees: [lo of query 0, hi of the last query).
   Value lo = kr.keyRange(e.idx(0)).first;
   Value bLo = e.div(lo, e.idx(kBlock));
   Value bHi = e.max(bLo, e.ceilDiv(kr.sk, e.idx(kBlock)));
-  // Chunks: at least two tasks per thread, at least kMinChunk keys each.
+  // Chunks: about 8 tasks per thread, at least kMinChunk keys each.
   Value ns = e.idx(1);
   if (cfg.threads > 1)
-    ns = e.max(e.idx(1),
-               e.min(e.ceilDiv(e.idx(2 * cfg.threads), bhCount),
-                     e.div(e.mul(e.sub(bHi, bLo), e.idx(kBlock)),
-                           e.idx(kMinChunk))));
+    ns = e.max(e.idx(1), e.min(e.ceilDiv(e.idx(8 * cfg.threads), bhCount),
+                               e.div(e.mul(e.sub(bHi, bLo), e.idx(kBlock)),
+                                     e.idx(kMinChunk))));
   Value per = e.max(e.idx(1), e.ceilDiv(e.sub(bHi, bLo), ns));
   Value tasks = e.mul(bhCount, ns);
   // The partial results (freed by the buffer deallocation pipeline).
   IntegerAttr align = b.getI64IntegerAttr(64);
-  Value opart = memref::AllocOp::create(
-      b, loc, MemRefType::get({dyn, dyn, dvPad}, f32),
-      ValueRange{tasks, kr.sq}, align);
-  Value mpart = memref::AllocOp::create(
-      b, loc, MemRefType::get({dyn, dyn}, f32), ValueRange{tasks, kr.sq},
-      align);
-  Value lpart = memref::AllocOp::create(
-      b, loc, MemRefType::get({dyn, dyn}, f32), ValueRange{tasks, kr.sq},
-      align);
+  Value opart =
+      memref::AllocOp::create(b, loc, MemRefType::get({dyn, dyn, dvPad}, f32),
+                              ValueRange{tasks, kr.sq}, align);
+  Value mpart =
+      memref::AllocOp::create(b, loc, MemRefType::get({dyn, dyn}, f32),
+                              ValueRange{tasks, kr.sq}, align);
+  Value lpart =
+      memref::AllocOp::create(b, loc, MemRefType::get({dyn, dyn}, f32),
+                              ValueRange{tasks, kr.sq}, align);
 
-  forall(e, tasks, [&](Value t) {
+  // One task: key chunk s of head bh, in the stack buffers of its thread.
+  Value qbuf, mbuf, lbuf, obuf, pbuf;
+  auto runTask = [&](Value t) {
     Value bh = e.div(t, ns);
     Value s = e.rem(t, ns);
     Value kbLo = e.min(bHi, e.add(bLo, e.mul(s, per)));
     Value kbHi = e.min(bHi, e.add(kbLo, per));
-    auto buf = [&](ArrayRef<int64_t> shape) {
-      return memref::AllocaOp::create(b, loc, MemRefType::get(shape, f32),
-                                      ValueRange{}, ValueRange{}, align);
-    };
-    Value qbuf = buf({kFlashDecodeMaxQueries, dPad});
-    Value mbuf = buf({kFlashDecodeMaxQueries, kLanes});
-    Value lbuf = buf({kFlashDecodeMaxQueries, kLanes});
-    Value obuf = buf({kFlashDecodeMaxQueries, dvPad});
-    Value pbuf = buf({kBlock});
     // Queries scaled by scale*log2(e), zero padded; empty state.
     e.loop(e.idx(0), kr.sq, e.idx(1), {}, [&](Value i, ValueRange) {
       for (int64_t c = 0; c < kr.nd; ++c) {
         Value x = kr.loadRow(kr.q, {bh, i, Value()}, c, cfg.headDim);
-        e.vstore(e.fmul(x, e.splat(kr.qscale)), qbuf,
-                 {i, e.idx(c * kLanes)});
+        e.vstore(e.fmul(x, e.splat(kr.qscale)), qbuf, {i, e.idx(c * kLanes)});
       }
       e.vstore(e.vf(-1.0e30f), mbuf, {i, e.idx(0)});
       e.vstore(e.vf(0.0f), lbuf, {i, e.idx(0)});
@@ -404,7 +402,55 @@ func::FuncOp transformer::buildFlashDecodeKernel(OpBuilder &b, Location loc,
       e.store(l, lpart, {t, i});
       return SmallVector<Value>();
     });
-  });
+  };
+  auto allocBuffers = [&]() {
+    auto buf = [&](ArrayRef<int64_t> shape) {
+      return memref::AllocaOp::create(b, loc, MemRefType::get(shape, f32),
+                                      ValueRange{}, ValueRange{}, align);
+    };
+    qbuf = buf({kFlashDecodeMaxQueries, dPad});
+    mbuf = buf({kFlashDecodeMaxQueries, kLanes});
+    lbuf = buf({kFlashDecodeMaxQueries, kLanes});
+    obuf = buf({kFlashDecodeMaxQueries, dvPad});
+    pbuf = buf({kBlock});
+  };
+  if (cfg.threads <= 1) {
+    forall(e, tasks, [&](Value t) {
+      allocBuffers();
+      runTask(t);
+    });
+  } else {
+    // One iteration per thread, each taking the next task from a shared
+    // counter until none is left: the calling thread starts at once and
+    // does more tasks while the others wake up (with a static split, the
+    // call would wait for the slowest wake-up plus a full share of work).
+    Type i64 = b.getI64Type();
+    Value counter = memref::AllocaOp::create(b, loc, MemRefType::get({}, i64));
+    memref::StoreOp::create(
+        b, loc, arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0)),
+        counter, ValueRange{});
+    Value tasks64 = arith::IndexCastOp::create(b, loc, i64, tasks);
+    forall(e, e.idx(cfg.threads), [&](Value) {
+      allocBuffers();
+      auto loop = scf::WhileOp::create(b, loc, TypeRange{i64}, ValueRange{});
+      Block *before = b.createBlock(&loop.getBefore());
+      Value next = memref::AtomicRMWOp::create(
+          b, loc, arith::AtomicRMWKind::addi,
+          arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(1)), counter,
+          ValueRange{});
+      Value more = e.cmp(arith::CmpIPredicate::slt, next, tasks64);
+      Block *after = b.createBlock(&loop.getAfter(), {}, {i64}, {loc});
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToEnd(before);
+        scf::ConditionOp::create(b, loc, more, ValueRange{next});
+      }
+      b.setInsertionPointToStart(after);
+      runTask(arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                         after->getArgument(0)));
+      scf::YieldOp::create(b, loc);
+    });
+  }
 
   // Combine the chunks of each (head, query) on this thread.
   e.loop(e.idx(0), bhCount, e.idx(1), {}, [&](Value bh, ValueRange) {
@@ -418,11 +464,10 @@ func::FuncOp transformer::buildFlashDecodeKernel(OpBuilder &b, Location loc,
                        })[0];
       SmallVector<Value> init(kr.ndv, e.vf(0.0f));
       init.push_back(e.vf(0.0f));
-      SmallVector<Value> acc = e.loop(
-          e.idx(0), ns, e.idx(1), init, [&](Value s, ValueRange a) {
+      SmallVector<Value> acc =
+          e.loop(e.idx(0), ns, e.idx(1), init, [&](Value s, ValueRange a) {
             Value part = e.add(first, s);
-            Value w =
-                e.exp2(e.fsub(e.splat(e.load(mpart, {part, i})), m));
+            Value w = e.exp2(e.fsub(e.splat(e.load(mpart, {part, i})), m));
             SmallVector<Value> next;
             for (int64_t c = 0; c < kr.ndv; ++c)
               next.push_back(
@@ -435,8 +480,8 @@ func::FuncOp transformer::buildFlashDecodeKernel(OpBuilder &b, Location loc,
       Value l = acc[kr.ndv];
       Value pos = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, l,
                                         e.vf(0.0f));
-      Value inv = e.sel(pos, arith::DivFOp::create(b, loc, e.vf(1.0f), l),
-                        e.vf(0.0f));
+      Value inv =
+          e.sel(pos, arith::DivFOp::create(b, loc, e.vf(1.0f), l), e.vf(0.0f));
       for (int64_t c = 0; c < kr.ndv; ++c)
         kr.storeRow(e.fmul(acc[c], inv), kr.out, {bh, i, Value()}, c,
                     cfg.valueDim);

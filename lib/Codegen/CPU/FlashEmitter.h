@@ -1,4 +1,5 @@
-//===- FlashEmitter.h - IR-building helpers of the flash kernels -*- C++ -*-===//
+//===- FlashEmitter.h - IR-building helpers of the flash kernels -*- C++
+//-*-===//
 //
 // Small helpers shared by the flash attention kernel (FlashKernel.cpp) and
 // the decoding kernel (FlashDecodeKernel.cpp): index and vector arithmetic on
@@ -154,7 +155,8 @@ struct Emitter {
 };
 
 /// Runs `body` inside an scf.forall over `count` tasks, in an alloca scope.
-inline void forall(Emitter &e, Value count, const std::function<void(Value)> &body) {
+inline void forall(Emitter &e, Value count,
+                   const std::function<void(Value)> &body) {
   auto op = scf::ForallOp::create(e.b, e.loc, ArrayRef<OpFoldResult>{count},
                                   ValueRange{}, std::nullopt);
   OpBuilder::InsertionGuard guard(e.b);
