@@ -157,47 +157,49 @@ struct DecodeKernel {
     Value lastKey = e.sub(sk, e.idx(1));
     Value negInf = e.vf(-std::numeric_limits<float>::infinity());
     Value lanes = masked ? iota() : Value();
-    SmallVector<Value> s;
-    for (int64_t g = 0; g < kGroups; ++g) {
-      SmallVector<Value> acc;
-      for (int64_t r = 0; r < kLanes; ++r) {
-        // Rows past the keys (a short last block) read the last key; their
-        // lanes are hidden below.
-        Value row = e.add(k0, e.idx(g * kLanes + r));
-        if (masked)
-          row = e.min(row, lastKey);
-        Value a;
-        for (int64_t c = 0; c < nd; ++c) {
-          Value kv = loadRow(k, {bh, row, Value()}, c, d);
-          a = c == 0 ? e.fmul(kv, qv[c]) : e.fma(kv, qv[c], a);
-        }
-        acc.push_back(a);
-      }
-      Value x = transposeReduce(acc);
-      if (masked) {
-        Value g0 = e.add(k0, e.idx(g * kLanes));
-        Value kidx =
-            arith::AddIOp::create(e.b, e.loc, e.splat(e.toI32(g0)), lanes);
-        if (cfg.hasMask)
-          x = e.fadd(x, maskVector(bh, i, g0, kidx));
-        Value hidden = arith::OrIOp::create(
-            e.b, e.loc,
-            e.cmp(arith::CmpIPredicate::slt, kidx, e.splat(e.toI32(lo))),
-            e.cmp(arith::CmpIPredicate::sge, kidx, e.splat(e.toI32(hi))));
-        x = e.sel(hidden, negInf, x);
-      }
-      s.push_back(x);
-    }
-    Value mx = s[0];
-    for (int64_t g = 1; g < kGroups; ++g)
-      mx = e.fmax(mx, s[g]);
+    // Scores of 16 keys per step into pbuf; the running max of the lanes.
+    Value mx = e.vf(-std::numeric_limits<float>::infinity());
+    mx = e.loop(
+        e.idx(0), e.idx(kBlock), e.idx(kLanes), {mx},
+        [&](Value g0, ValueRange a) -> SmallVector<Value> {
+          SmallVector<Value> acc;
+          for (int64_t r = 0; r < kLanes; ++r) {
+            // Rows past the keys (a short last block) read the last key;
+            // their lanes are hidden below.
+            Value row = e.add(k0, e.add(g0, e.idx(r)));
+            if (masked)
+              row = e.min(row, lastKey);
+            Value sum;
+            for (int64_t c = 0; c < nd; ++c) {
+              Value kv = loadRow(k, {bh, row, Value()}, c, d);
+              sum = c == 0 ? e.fmul(kv, qv[c]) : e.fma(kv, qv[c], sum);
+            }
+            acc.push_back(sum);
+          }
+          Value x = transposeReduce(acc);
+          if (masked) {
+            Value first = e.add(k0, g0);
+            Value kidx = arith::AddIOp::create(e.b, e.loc,
+                                               e.splat(e.toI32(first)), lanes);
+            if (cfg.hasMask)
+              x = e.fadd(x, maskVector(bh, i, first, kidx));
+            Value hidden = arith::OrIOp::create(
+                e.b, e.loc,
+                e.cmp(arith::CmpIPredicate::slt, kidx, e.splat(e.toI32(lo))),
+                e.cmp(arith::CmpIPredicate::sge, kidx, e.splat(e.toI32(hi))));
+            x = e.sel(hidden, negInf, x);
+          }
+          e.vstore(x, pbuf, {g0});
+          return {e.fmax(x, a[0])};
+        })[0];
     Value mOld = e.vload(mbuf, {i, e.idx(0)});
     Value mNew = e.fmax(allReduce(mx, /*isMax=*/true), mOld);
     Value alpha = e.exp2(e.fsub(mOld, mNew));
     Value psum;
     for (int64_t g = 0; g < kGroups; ++g) {
-      Value p = e.exp2(e.fsub(s[g], mNew));
-      e.vstore(p, pbuf, {e.idx(g * kLanes)});
+      Value col = e.idx(g * kLanes);
+      Value p = e.exp2(e.fsub(e.vload(pbuf, {col}), mNew));
+      e.vstore(p, pbuf, {col});
       psum = g == 0 ? p : e.fadd(psum, p);
     }
     e.vstore(mNew, mbuf, {i, e.idx(0)});
