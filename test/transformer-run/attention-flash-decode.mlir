@@ -10,6 +10,8 @@
 // RUN: %python %test_lib/run_reference.py %s %t --threads=2 | FileCheck %s
 // RUN: %python %test_lib/run_reference.py %s %t -O3 --threads=3 | FileCheck %s
 // CHECK-NOT: FAIL
+// CHECK: PASS @dec_cache_slice: result[0] 2x4x1x40
+// CHECK: PASS @dec_cache_slice_prefill: result[0] 2x4x20x40
 // CHECK: PASS @dec_causal_d40: result[0] 1x2x1x40
 // CHECK: PASS @dec_dynamic_sk: result[0] 2x1x64
 // CHECK: PASS @dec_dynamic_sq: result[0] 2x4x1x64
@@ -193,4 +195,31 @@ func.func @dec_dynamic_sq(%q: tensor<?x4x?x64xf32>, %k: tensor<?x4x?x64xf32>, %v
 func.func @dec_dynamic_sq_prefill(%q: tensor<?x2x?x64xf32>, %k: tensor<?x2x?x64xf32>, %v: tensor<?x2x?x64xf32>) -> tensor<?x2x?x64xf32> {
   %o = transformer.attention %q, %k, %v {causal} : tensor<?x2x?x64xf32>, tensor<?x2x?x64xf32>, tensor<?x2x?x64xf32> -> tensor<?x2x?x64xf32>
   return %o : tensor<?x2x?x64xf32>
+}
+
+// Keys and values as slices of a KV cache (GPT-2's decode step): strided
+// buffers with an offset, read in place.
+// PY: def case_dec_cache_slice(rng):
+// PY:     q = rng.standard_normal((2, 4, 1, 40), np.float32)
+// PY:     cache = rng.standard_normal((2, 2, 4, 128, 40), np.float32)
+// PY:     n = 77
+// PY:     return [q, cache, ("index", n)], [ref.attention(q, cache[0, :, :, :n], cache[1, :, :, :n])]
+func.func @dec_cache_slice(%q: tensor<2x4x1x40xf32>, %cache: tensor<2x2x4x128x40xf32>, %len: index) -> tensor<2x4x1x40xf32> {
+  %k = tensor.extract_slice %cache[0, 0, 0, 0, 0] [1, 2, 4, %len, 40] [1, 1, 1, 1, 1] : tensor<2x2x4x128x40xf32> to tensor<2x4x?x40xf32>
+  %v = tensor.extract_slice %cache[1, 0, 0, 0, 0] [1, 2, 4, %len, 40] [1, 1, 1, 1, 1] : tensor<2x2x4x128x40xf32> to tensor<2x4x?x40xf32>
+  %o = transformer.attention %q, %k, %v : tensor<2x4x1x40xf32>, tensor<2x4x?x40xf32>, tensor<2x4x?x40xf32> -> tensor<2x4x1x40xf32>
+  return %o : tensor<2x4x1x40xf32>
+}
+
+// The same slices with 20 queries: the flash kernel reads them in place too.
+// PY: def case_dec_cache_slice_prefill(rng):
+// PY:     q = rng.standard_normal((2, 4, 20, 40), np.float32)
+// PY:     cache = rng.standard_normal((2, 2, 4, 128, 40), np.float32)
+// PY:     n = 90
+// PY:     return [q, cache, ("index", n)], [ref.attention(q, cache[0, :, :, :n], cache[1, :, :, :n], causal=True)]
+func.func @dec_cache_slice_prefill(%q: tensor<2x4x20x40xf32>, %cache: tensor<2x2x4x128x40xf32>, %len: index) -> tensor<2x4x20x40xf32> {
+  %k = tensor.extract_slice %cache[0, 0, 0, 0, 0] [1, 2, 4, %len, 40] [1, 1, 1, 1, 1] : tensor<2x2x4x128x40xf32> to tensor<2x4x?x40xf32>
+  %v = tensor.extract_slice %cache[1, 0, 0, 0, 0] [1, 2, 4, %len, 40] [1, 1, 1, 1, 1] : tensor<2x2x4x128x40xf32> to tensor<2x4x?x40xf32>
+  %o = transformer.attention %q, %k, %v {causal} : tensor<2x4x20x40xf32>, tensor<2x4x?x40xf32>, tensor<2x4x?x40xf32> -> tensor<2x4x20x40xf32>
+  return %o : tensor<2x4x20x40xf32>
 }

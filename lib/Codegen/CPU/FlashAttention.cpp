@@ -73,13 +73,12 @@ bool isSupported(AttentionOp op) {
   return classifyMask(op) != MaskForm::Unsupported;
 }
 
-/// The buffer of `tensor` viewed as memref<?x?x?xf32>: batch dims collapsed
-/// into one, or a unit batch dim added.
-Value asBuffer3D(OpBuilder &b, Location loc, Value buffer) {
+/// `buffer` viewed as a 3-D memref: batch dims collapsed into one, or a unit
+/// batch dim added; cast to `type`.
+Value asBuffer3D(OpBuilder &b, Location loc, Value buffer, MemRefType type3) {
   auto type = cast<MemRefType>(buffer.getType());
   int64_t rank = type.getRank();
   if (rank == 2) {
-    SmallVector<int64_t> shape = {1, type.getDimSize(0), type.getDimSize(1)};
     SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1)};
     for (int64_t i = 0; i < 2; ++i)
       sizes.push_back(
@@ -87,7 +86,7 @@ Value asBuffer3D(OpBuilder &b, Location loc, Value buffer) {
               ? OpFoldResult(memref::DimOp::create(b, loc, buffer, i))
               : OpFoldResult(b.getIndexAttr(type.getDimSize(i))));
     buffer = memref::ExpandShapeOp::create(
-        b, loc, MemRefType::get(shape, type.getElementType()), buffer,
+        b, loc, {1, type.getDimSize(0), type.getDimSize(1)}, buffer,
         {{0, 1}, {2}}, sizes);
   } else if (rank > 3) {
     ReassociationIndices batch;
@@ -96,17 +95,22 @@ Value asBuffer3D(OpBuilder &b, Location loc, Value buffer) {
     buffer = memref::CollapseShapeOp::create(b, loc, buffer,
                                              {batch, {rank - 2}, {rank - 1}});
   }
-  int64_t dyn = ShapedType::kDynamic;
-  return memref::CastOp::create(
-      b, loc, MemRefType::get({dyn, dyn, dyn}, b.getF32Type()), buffer);
+  return memref::CastOp::create(b, loc, type3, buffer);
 }
 
+/// The buffer of an operand, without a copy when its rows are contiguous
+/// (a slice of a KV cache): any offset and outer strides.
 Value bufferOf(OpBuilder &b, Location loc, Value tensor) {
   auto type = cast<RankedTensorType>(tensor.getType());
-  auto memref = MemRefType::get(type.getShape(), type.getElementType());
+  int64_t dyn = ShapedType::kDynamic;
+  SmallVector<int64_t> strides(type.getRank(), dyn);
+  strides.back() = 1;
+  auto memref =
+      MemRefType::get(type.getShape(), type.getElementType(),
+                      StridedLayoutAttr::get(b.getContext(), dyn, strides));
   Value buffer = bufferization::ToBufferOp::create(b, loc, memref, tensor,
                                                    /*read_only=*/true);
-  return asBuffer3D(b, loc, buffer);
+  return asBuffer3D(b, loc, buffer, flashOperandType(b.getContext()));
 }
 
 /// The run-time checks of the generic lowering (Attention.cpp), plus the
@@ -339,7 +343,10 @@ struct FlashAttentionPass
     }
     Value out = memref::AllocOp::create(b, loc, outType, dynSizes,
                                         b.getI64IntegerAttr(64));
-    args.push_back(asBuffer3D(b, loc, out));
+    int64_t dyn = ShapedType::kDynamic;
+    args.push_back(asBuffer3D(
+        b, loc, out,
+        MemRefType::get({dyn, dyn, dyn}, resultType.getElementType())));
 
     if (decode && smallSq) {
       func::CallOp::create(b, loc, getDecodeKernel(*decode, symbols, kernels),

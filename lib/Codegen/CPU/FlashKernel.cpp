@@ -364,9 +364,10 @@ func::FuncOp transformer::buildFlashKernel(OpBuilder &b, Location loc,
   int64_t dyn = ShapedType::kDynamic;
   Type f32 = b.getF32Type();
   auto m3 = MemRefType::get({dyn, dyn, dyn}, f32);
-  SmallVector<Type> args = {m3, m3, m3};
+  MemRefType in = flashOperandType(ctx);
+  SmallVector<Type> args = {in, in, in};
   if (cfg.hasMask)
-    args.push_back(m3);
+    args.push_back(in);
   args.push_back(m3);
   if (cfg.split) {
     args.push_back(MemRefType::get({dyn, dyn, cfg.blockQ()}, f32));

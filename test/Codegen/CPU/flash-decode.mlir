@@ -2,11 +2,13 @@
 // RUN: transformer-opt %s --transformer-mask-sparsity --transformer-cpu-flash-attention=threads=1 --canonicalize --cse | FileCheck %s --check-prefix=ONE
 // RUN: transformer-opt %s --transformer-to-llvm="threads=2" -o /dev/null
 // RUN: transformer-opt %s --transformer-to-llvm="threads=1" -o /dev/null
+// RUN: transformer-opt %s --transformer-to-llvm="threads=1" --mlir-print-ir-after=one-shot-bufferize -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUF
 
 // Decoding shapes (Sq <= 16, static head dims) call the decoding kernel,
 // whose keys are on the vector lanes.
 // CHECK-LABEL: func.func @decode(
 // CHECK-NOT: transformer.attention
+// CHECK: bufferization.to_buffer %arg1 read_only : tensor<1x12x1024x64xf32> to memref<1x12x1024x64xf32, strided<[?, ?, ?, 1], offset: ?>>
 // CHECK: call @[[$DECODE:__transformer_flash_decode[_0-9]*]](
 // CHECK-NOT: call @__transformer_flash_attention
 // CHECK: return
@@ -48,6 +50,18 @@ func.func @mask_table(%q: tensor<2x3x64xf32>, %k: tensor<2x1024x64xf32>, %v: ten
   %m = tensor.insert_slice %ninf1 into %m0[0, 200] [3, 30] [1, 1] : tensor<3x30xf32> into tensor<3x1024xf32>
   %o = transformer.attention %q, %k, %v mask(%m : tensor<3x1024xf32>) : tensor<2x3x64xf32>, tensor<2x1024x64xf32>, tensor<2x1024x64xf32> -> tensor<2x3x64xf32>
   return %o : tensor<2x3x64xf32>
+}
+
+// Keys and values sliced from a KV cache are passed in place (strided
+// buffers with offsets), not copied.
+// BUF-LABEL: func.func @cache_slice(
+// BUF-NOT: memref.copy
+// BUF: call @__transformer_flash_decode
+func.func @cache_slice(%q: tensor<1x4x1x16xf32>, %cache: tensor<2x1x4x128x16xf32>, %len: index) -> tensor<1x4x1x16xf32> {
+  %k = tensor.extract_slice %cache[0, 0, 0, 0, 0] [1, 1, 4, %len, 16] [1, 1, 1, 1, 1] : tensor<2x1x4x128x16xf32> to tensor<1x4x?x16xf32>
+  %v = tensor.extract_slice %cache[1, 0, 0, 0, 0] [1, 1, 4, %len, 16] [1, 1, 1, 1, 1] : tensor<2x1x4x128x16xf32> to tensor<1x4x?x16xf32>
+  %o = transformer.attention %q, %k, %v : tensor<1x4x1x16xf32>, tensor<1x4x?x16xf32>, tensor<1x4x?x16xf32> -> tensor<1x4x1x16xf32>
+  return %o : tensor<1x4x1x16xf32>
 }
 
 // With two threads: one forall iteration per thread, each taking tasks

@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 
 #include <optional>
 #include <string>
@@ -76,6 +77,15 @@ struct FlashDecodeConfig {
 /// Most queries the decoding kernel takes, and its largest head dims.
 constexpr int64_t kFlashDecodeMaxQueries = 16;
 constexpr int64_t kFlashDecodeMaxHeadDim = 256;
+
+/// The type of the kernels' operands (q, k, v, mask): 3-D, rows contiguous,
+/// other strides and the offset dynamic, so that a slice of a KV cache is
+/// passed without a copy.
+inline MemRefType flashOperandType(MLIRContext *ctx) {
+  int64_t dyn = ShapedType::kDynamic;
+  return MemRefType::get({dyn, dyn, dyn}, Float32Type::get(ctx),
+                         StridedLayoutAttr::get(ctx, dyn, {dyn, dyn, 1}));
+}
 
 /// Key block size of the kernel.
 constexpr int64_t kFlashBlockK = 64;
