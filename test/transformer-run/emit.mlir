@@ -1,11 +1,12 @@
 // --emit shows the program at each stage; -O levels and benchmarking.
 
 // RUN: transformer-run %s -O1 --emit=linalg | FileCheck %s --check-prefix=LINALG
-// At -O2 (the default) the attention is a call of the flash kernel.
+// At -O2 (the default) the attention is a call of a flash kernel: with
+// Sq = 4, the decoding kernel.
 // RUN: transformer-run %s --emit=linalg | FileCheck %s --check-prefix=FLASH
 // FLASH: func.func @main(
-// FLASH: call @__transformer_flash_attention
-// FLASH: func.func private @__transformer_flash_attention
+// FLASH: call @__transformer_flash_decode
+// FLASH: func.func private @__transformer_flash_decode
 // LINALG: func.func @main(%{{.*}}: tensor<4x8xf32>, %{{.*}}: tensor<6x8xf32>, %{{.*}}: tensor<6x8xf32>) -> tensor<4x8xf32>
 // LINALG-NOT: transformer.
 // LINALG: linalg.

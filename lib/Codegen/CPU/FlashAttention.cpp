@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
 
 #include <thread>
@@ -72,13 +73,12 @@ bool isSupported(AttentionOp op) {
   return classifyMask(op) != MaskForm::Unsupported;
 }
 
-/// The buffer of `tensor` viewed as memref<?x?x?xf32>: batch dims collapsed
-/// into one, or a unit batch dim added.
-Value asBuffer3D(OpBuilder &b, Location loc, Value buffer) {
+/// `buffer` viewed as a 3-D memref: batch dims collapsed into one, or a unit
+/// batch dim added; cast to `type`.
+Value asBuffer3D(OpBuilder &b, Location loc, Value buffer, MemRefType type3) {
   auto type = cast<MemRefType>(buffer.getType());
   int64_t rank = type.getRank();
   if (rank == 2) {
-    SmallVector<int64_t> shape = {1, type.getDimSize(0), type.getDimSize(1)};
     SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1)};
     for (int64_t i = 0; i < 2; ++i)
       sizes.push_back(
@@ -86,7 +86,7 @@ Value asBuffer3D(OpBuilder &b, Location loc, Value buffer) {
               ? OpFoldResult(memref::DimOp::create(b, loc, buffer, i))
               : OpFoldResult(b.getIndexAttr(type.getDimSize(i))));
     buffer = memref::ExpandShapeOp::create(
-        b, loc, MemRefType::get(shape, type.getElementType()), buffer,
+        b, loc, {1, type.getDimSize(0), type.getDimSize(1)}, buffer,
         {{0, 1}, {2}}, sizes);
   } else if (rank > 3) {
     ReassociationIndices batch;
@@ -95,17 +95,22 @@ Value asBuffer3D(OpBuilder &b, Location loc, Value buffer) {
     buffer = memref::CollapseShapeOp::create(b, loc, buffer,
                                              {batch, {rank - 2}, {rank - 1}});
   }
-  int64_t dyn = ShapedType::kDynamic;
-  return memref::CastOp::create(
-      b, loc, MemRefType::get({dyn, dyn, dyn}, b.getF32Type()), buffer);
+  return memref::CastOp::create(b, loc, type3, buffer);
 }
 
+/// The buffer of an operand, without a copy when its rows are contiguous
+/// (a slice of a KV cache): any offset and outer strides.
 Value bufferOf(OpBuilder &b, Location loc, Value tensor) {
   auto type = cast<RankedTensorType>(tensor.getType());
-  auto memref = MemRefType::get(type.getShape(), type.getElementType());
+  int64_t dyn = ShapedType::kDynamic;
+  SmallVector<int64_t> strides(type.getRank(), dyn);
+  strides.back() = 1;
+  auto memref =
+      MemRefType::get(type.getShape(), type.getElementType(),
+                      StridedLayoutAttr::get(b.getContext(), dyn, strides));
   Value buffer = bufferization::ToBufferOp::create(b, loc, memref, tensor,
                                                    /*read_only=*/true);
-  return asBuffer3D(b, loc, buffer);
+  return asBuffer3D(b, loc, buffer, flashOperandType(b.getContext()));
 }
 
 /// The run-time checks of the generic lowering (Attention.cpp), plus the
@@ -149,6 +154,57 @@ std::string configKey(const FlashKernelConfig &c) {
   return key;
 }
 
+/// The decoding kernel's configuration, or std::nullopt when the op does
+/// not fit it (a dynamic or too large head dim, a static Sq > 16).
+std::optional<FlashDecodeConfig> decodeConfig(AttentionOp op,
+                                              unsigned nThreads) {
+  auto qType = cast<RankedTensorType>(op.getQuery().getType());
+  auto vType = cast<RankedTensorType>(op.getValue().getType());
+  auto kType = cast<RankedTensorType>(op.getKey().getType());
+  int64_t rank = qType.getRank();
+  int64_t sq = qType.getDimSize(rank - 2), d = qType.getDimSize(rank - 1),
+          dv = vType.getDimSize(rank - 1);
+  auto fits = [](int64_t n) {
+    return !ShapedType::isDynamic(n) && n >= 1 && n <= kFlashDecodeMaxHeadDim;
+  };
+  if (!fits(d) || !fits(dv) ||
+      (!ShapedType::isDynamic(sq) && sq > kFlashDecodeMaxQueries))
+    return std::nullopt;
+  FlashDecodeConfig config;
+  config.scale = op.getEffectiveScale();
+  config.causal = op.getCausal();
+  if (std::optional<uint64_t> w = op.getWindow())
+    config.window = static_cast<int64_t>(*w);
+  config.hasMask = op.getMask() != nullptr;
+  config.headDim = d;
+  config.valueDim = dv;
+  config.threads = nThreads;
+  // The table's first row covers every query; it must have one class per
+  // key block of 64.
+  int64_t sk = kType.getDimSize(rank - 2);
+  if (config.hasMask && !ShapedType::isDynamic(sk))
+    if (std::optional<MaskBlocks> blocks =
+            MaskBlocks::fromAttr(op->getAttr(kMaskBlocksAttrName)))
+      if (blocks->blockK == kFlashBlockK &&
+          blocks->blockQ >= kFlashDecodeMaxQueries && !blocks->rows.empty() &&
+          static_cast<int64_t>(blocks->rows.front().size()) ==
+              (sk + kFlashBlockK - 1) / kFlashBlockK)
+        config.maskBlocks = blocks;
+  return config;
+}
+
+std::string decodeKey(const FlashDecodeConfig &c) {
+  std::string key = "decode/" + std::to_string(c.headDim) + "/" +
+                    std::to_string(c.valueDim) + "/" +
+                    (c.scale ? std::to_string(*c.scale) : "d") + "/" +
+                    std::to_string(c.causal) + "/" +
+                    (c.window ? std::to_string(*c.window) : "-") + "/" +
+                    std::to_string(c.hasMask) + "/" + std::to_string(c.threads);
+  if (c.maskBlocks)
+    key += "/" + c.maskBlocks->rows.front();
+  return key;
+}
+
 struct FlashAttentionPass
     : transformer::impl::TransformerCPUFlashAttentionPassBase<
           FlashAttentionPass> {
@@ -188,6 +244,53 @@ struct FlashAttentionPass
     return kernel;
   }
 
+  /// Scratch buffers of the split kernel: chunks of keys so that about 4
+  /// tasks per thread exist.
+  void appendSplitBuffers(OpBuilder &b, Location loc,
+                          const FlashKernelConfig &config,
+                          SmallVector<Value> &args, unsigned nThreads) {
+    auto c = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    Value bh = memref::DimOp::create(b, loc, args[0], 0);
+    Value sq = memref::DimOp::create(b, loc, args[0], 1);
+    Value sk = memref::DimOp::create(b, loc, args[1], 1);
+    Value dv = memref::DimOp::create(b, loc, args[2], 2);
+    Value nqb = arith::CeilDivSIOp::create(b, loc, sq, c(config.blockQ()));
+    Value nkb = arith::CeilDivSIOp::create(b, loc, sk, c(kFlashBlockK));
+    Value tasks = arith::MulIOp::create(b, loc, bh, nqb);
+    Value want = arith::CeilDivSIOp::create(b, loc, c(4 * nThreads), tasks);
+    Value ns = arith::MaxSIOp::create(
+        b, loc, c(1), arith::MinSIOp::create(b, loc, nkb, want));
+    Value total = arith::MulIOp::create(b, loc, tasks, ns);
+    int64_t dyn = ShapedType::kDynamic, bq = config.blockQ();
+    IntegerAttr align = b.getI64IntegerAttr(64);
+    args.push_back(memref::AllocOp::create(
+        b, loc, MemRefType::get({dyn, dyn, bq}, b.getF32Type()),
+        ValueRange{total, dv}, align));
+    for (int i = 0; i < 2; ++i)
+      args.push_back(memref::AllocOp::create(
+          b, loc, MemRefType::get({dyn, bq}, b.getF32Type()), ValueRange{total},
+          align));
+  }
+
+  func::FuncOp getDecodeKernel(const FlashDecodeConfig &config,
+                               SymbolTable &symbols,
+                               llvm::StringMap<func::FuncOp> &kernels) {
+    std::string key = decodeKey(config);
+    auto it = kernels.find(key);
+    if (it != kernels.end())
+      return it->second;
+    ModuleOp module = getOperation();
+    OpBuilder b(module.getBodyRegion());
+    b.setInsertionPointToEnd(module.getBody());
+    func::FuncOp kernel = buildFlashDecodeKernel(
+        b, module.getLoc(), "__transformer_flash_decode", config);
+    symbols.insert(kernel); // renames on clash
+    kernels[key] = kernel;
+    return kernel;
+  }
+
   void rewrite(AttentionOp op, SymbolTable &symbols,
                llvm::StringMap<func::FuncOp> &kernels, unsigned nThreads) {
     OpBuilder b(op);
@@ -204,11 +307,17 @@ struct FlashAttentionPass
       config.window = static_cast<int64_t>(*w);
     config.hasMask = op.getMask() != nullptr;
     int64_t sqStatic = qType.getDimSize(rank - 2);
-    // Decoding shapes: one vector of queries per block, and the keys split
-    // over the threads.
-    bool decode = !ShapedType::isDynamic(sqStatic) && sqStatic <= 16;
-    config.vectors = decode ? 1 : 4;
-    config.split = decode && nThreads > 1;
+    // Decoding shapes with static head dims take the decoding kernel (keys
+    // on the lanes): always for a static Sq <= 16, after a run-time check
+    // for a dynamic Sq (GPT-2's decode step). Others with a static Sq <= 16
+    // keep one vector of queries per block, with the keys split.
+    std::optional<FlashDecodeConfig> decode = decodeConfig(op, nThreads);
+    bool smallSq =
+        !ShapedType::isDynamic(sqStatic) && sqStatic <= kFlashDecodeMaxQueries;
+    if (smallSq && !decode) {
+      config.vectors = 1;
+      config.split = nThreads > 1;
+    }
     if (config.hasMask)
       if (std::optional<MaskBlocks> blocks =
               MaskBlocks::fromAttr(op->getAttr(kMaskBlocksAttrName)))
@@ -234,36 +343,36 @@ struct FlashAttentionPass
     }
     Value out = memref::AllocOp::create(b, loc, outType, dynSizes,
                                         b.getI64IntegerAttr(64));
-    args.push_back(asBuffer3D(b, loc, out));
+    int64_t dyn = ShapedType::kDynamic;
+    args.push_back(asBuffer3D(
+        b, loc, out,
+        MemRefType::get({dyn, dyn, dyn}, resultType.getElementType())));
 
-    if (config.split) {
-      // Chunks of keys so that about 4 tasks per thread exist.
-      auto c = [&](int64_t v) {
-        return arith::ConstantIndexOp::create(b, loc, v);
-      };
-      Value bh = memref::DimOp::create(b, loc, args[0], 0);
+    if (decode && smallSq) {
+      func::CallOp::create(b, loc, getDecodeKernel(*decode, symbols, kernels),
+                           args);
+    } else if (decode) {
       Value sq = memref::DimOp::create(b, loc, args[0], 1);
-      Value sk = memref::DimOp::create(b, loc, args[1], 1);
-      Value dv = memref::DimOp::create(b, loc, args[2], 2);
-      Value nqb = arith::CeilDivSIOp::create(b, loc, sq, c(config.blockQ()));
-      Value nkb = arith::CeilDivSIOp::create(b, loc, sk, c(kFlashBlockK));
-      Value tasks = arith::MulIOp::create(b, loc, bh, nqb);
-      Value want = arith::CeilDivSIOp::create(b, loc, c(4 * nThreads), tasks);
-      Value ns = arith::MaxSIOp::create(
-          b, loc, c(1), arith::MinSIOp::create(b, loc, nkb, want));
-      Value total = arith::MulIOp::create(b, loc, tasks, ns);
-      int64_t dyn = ShapedType::kDynamic, bq = config.blockQ();
-      IntegerAttr align = b.getI64IntegerAttr(64);
-      args.push_back(memref::AllocOp::create(
-          b, loc, MemRefType::get({dyn, dyn, bq}, b.getF32Type()),
-          ValueRange{total, dv}, align));
-      for (int i = 0; i < 2; ++i)
-        args.push_back(memref::AllocOp::create(
-            b, loc, MemRefType::get({dyn, bq}, b.getF32Type()),
-            ValueRange{total}, align));
+      Value small = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ule, sq,
+          arith::ConstantIndexOp::create(b, loc, kFlashDecodeMaxQueries));
+      func::FuncOp decodeKernel = getDecodeKernel(*decode, symbols, kernels);
+      func::FuncOp kernel = getKernel(config, symbols, kernels);
+      scf::IfOp::create(
+          b, loc, small,
+          [&](OpBuilder &nb, Location l) {
+            func::CallOp::create(nb, l, decodeKernel, args);
+            scf::YieldOp::create(nb, l);
+          },
+          [&](OpBuilder &nb, Location l) {
+            func::CallOp::create(nb, l, kernel, args);
+            scf::YieldOp::create(nb, l);
+          });
+    } else {
+      if (config.split)
+        appendSplitBuffers(b, loc, config, args, nThreads);
+      func::CallOp::create(b, loc, getKernel(config, symbols, kernels), args);
     }
-    func::FuncOp kernel = getKernel(config, symbols, kernels);
-    func::CallOp::create(b, loc, kernel, args);
     Value result = bufferization::ToTensorOp::create(
         b, loc, resultType, out, /*restrict=*/true, /*writable=*/true);
     op.replaceAllUsesWith(result);

@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 
 #include <optional>
 #include <string>
@@ -58,6 +59,34 @@ struct FlashKernelConfig {
   int64_t blockQ() const { return 16 * vectors; }
 };
 
+/// What one decoding kernel computes (FlashDecodeKernel.cpp): the operands
+/// of FlashKernelConfig with at most kFlashDecodeMaxQueries queries (checked
+/// by the caller) and static head dims.
+struct FlashDecodeConfig {
+  std::optional<float> scale;
+  bool causal = false;
+  std::optional<int64_t> window;
+  bool hasMask = false;
+  std::optional<MaskBlocks> maskBlocks;
+  /// Static head dims of the queries/keys and of the values.
+  int64_t headDim = 0, valueDim = 0;
+  /// Threads the key chunks are made for.
+  int64_t threads = 1;
+};
+
+/// Most queries the decoding kernel takes, and its largest head dims.
+constexpr int64_t kFlashDecodeMaxQueries = 16;
+constexpr int64_t kFlashDecodeMaxHeadDim = 256;
+
+/// The type of the kernels' operands (q, k, v, mask): 3-D, rows contiguous,
+/// other strides and the offset dynamic, so that a slice of a KV cache is
+/// passed without a copy.
+inline MemRefType flashOperandType(MLIRContext *ctx) {
+  int64_t dyn = ShapedType::kDynamic;
+  return MemRefType::get({dyn, dyn, dyn}, Float32Type::get(ctx),
+                         StridedLayoutAttr::get(ctx, dyn, {dyn, dyn, 1}));
+}
+
 /// Key block size of the kernel.
 constexpr int64_t kFlashBlockK = 64;
 
@@ -65,6 +94,12 @@ constexpr int64_t kFlashBlockK = 64;
 /// (in a module), on memrefs, with an scf.forall over the tasks.
 func::FuncOp buildFlashKernel(OpBuilder &b, Location loc, StringRef name,
                               const FlashKernelConfig &config);
+
+/// Builds the decoding kernel (keys on the vector lanes, key chunks over the
+/// threads, partial softmaxes combined) with the same arguments as
+/// buildFlashKernel without `split`: (q, k, v, [mask,] out).
+func::FuncOp buildFlashDecodeKernel(OpBuilder &b, Location loc, StringRef name,
+                                    const FlashDecodeConfig &config);
 
 } // namespace mlir::transformer
 

@@ -154,8 +154,11 @@ def TransformerCPUFlashAttentionPass
     band are visited and only the blocks crossing its edges are masked; with
     a `transformer.mask_blocks` attribute (`--transformer-mask-sparsity`)
     fully masked blocks are skipped and fully visible ones are not masked.
-    Decoding shapes (Sq <= 16) use blocks of 16 queries and split the keys
-    over the threads, combining the partial softmaxes. Masks that broadcast
+    Decoding shapes (Sq <= 16, static or checked at run time, static head
+    dims) call `@__transformer_flash_decode*` instead: keys on the vector
+    lanes, key chunks over the threads, partial softmaxes combined
+    (flash-decoding). Operands are strided memrefs, so that slices of a KV
+    cache are read in place. Masks that broadcast
     over some batch dimensions only keep the generic lowering. See
     docs/attention.md.
   }];
