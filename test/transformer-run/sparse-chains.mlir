@@ -11,6 +11,7 @@
 // The generic lowering gives the same results (the pass is -O2 and up).
 // RUN: %python %test_lib/run_reference.py %s %t -O0 | FileCheck %s
 // CHECK-NOT: FAIL
+// CHECK: PASS @batch_mask_table: result[0] 2x3x70x8
 // CHECK: PASS @block_diagonal: result[0] 3x150x16
 // CHECK: PASS @block_diagonal: result[1] 3x150x150
 // CHECK: PASS @causal_bias: result[0] 1x2x200x24
@@ -130,4 +131,19 @@ func.func @dynamic_batch(%s: tensor<?x70x70xf32>, %v: tensor<?x70x8xf32>) -> ten
   %p = transformer.masked_softmax %s, %m : tensor<?x70x70xf32>, tensor<70x70xf32> -> tensor<?x70x70xf32>
   %o = transformer.matmul %p, %v : tensor<?x70x70xf32>, tensor<?x70x8xf32> -> tensor<?x70x8xf32>
   return %o : tensor<?x70x8xf32>
+}
+
+// A table written in the input (the analysis only sees masks that it can
+// evaluate) on a run-time mask with a dimension of its own, which the table
+// describes: block (0, 1) all -inf, block (0, 0) all zeros.
+// PY: def case_batch_mask_table(rng):
+// PY:     s = rng.standard_normal((2, 3, 70, 130), np.float32)
+// PY:     m = rng.standard_normal((3, 70, 130)).astype(np.float32)
+// PY:     m[:, :64, :64] = 0; m[:, :64, 64:128] = -np.inf
+// PY:     v = rng.standard_normal((2, 3, 130, 8), np.float32)
+// PY:     return [s, m, v], [ref.masked_softmax(s, m) @ ref.f64(v)]
+func.func @batch_mask_table(%s: tensor<2x3x70x130xf32>, %m: tensor<3x70x130xf32>, %v: tensor<2x3x130x8xf32>) -> tensor<2x3x70x8xf32> {
+  %p = transformer.masked_softmax %s, %m {transformer.mask_blocks = {block = array<i64: 64, 64>, rows = ["VMP", "PPP"]}} : tensor<2x3x70x130xf32>, tensor<3x70x130xf32> -> tensor<2x3x70x130xf32>
+  %o = transformer.matmul %p, %v {transformer.mask_blocks = {block = array<i64: 64, 64>, rows = ["VMP", "PPP"]}} : tensor<2x3x70x130xf32>, tensor<2x3x130x8xf32> -> tensor<2x3x70x8xf32>
+  return %o : tensor<2x3x70x8xf32>
 }

@@ -146,12 +146,15 @@ Value lowerMaskedSoftmax(IRRewriter &b, MaskedSoftmaxOp op,
   Value x = op.getInput(), mask = op.getMask();
   auto [sq, sk] = *trailingShape(x.getType());
   int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
-  auto maskType = cast<RankedTensorType>(mask.getType());
   float negInf = -std::numeric_limits<float>::infinity();
 
   SmallVector<OpFoldResult> lead = leadingSizes(b, loc, x);
   SmallVector<OpFoldResult> sizes(lead);
   sizes.append({b.getIndexAttr(sq), b.getIndexAttr(sk)});
+  // The mask's leading dims broadcast to the input's (checked at run time
+  // where dynamic, as in the generic lowering).
+  assertBroadcastable(b, loc, mask, sizes, "transformer.masked_softmax: mask");
+  SmallVector<OpFoldResult> maskLead = leadingSizes(b, loc, mask);
   Value out = filledTensor(b, loc, sizes, 0.0f);
 
   AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
@@ -181,10 +184,7 @@ Value lowerMaskedSoftmax(IRRewriter &b, MaskedSoftmaxOp op,
       Part part{sliceOf(b, lead, r0, rn, run.begin, run.end - run.begin), {}};
       part.scores.push_back({extract(b, loc, x, part.slice), identity});
       if (run.partial) {
-        // The mask's leading dims are 1 (it broadcasts).
-        SmallVector<OpFoldResult> ones(maskType.getRank() - 2,
-                                       b.getIndexAttr(1));
-        Slice m = sliceOf(b, ones, r0, rn, run.begin, run.end - run.begin);
+        Slice m = sliceOf(b, maskLead, r0, rn, run.begin, run.end - run.begin);
         Value maskSlice = extract(b, loc, mask, m);
         part.scores.push_back(
             {maskSlice,
@@ -352,15 +352,12 @@ struct SparseChainsPass
       if (auto softmax = dyn_cast<MaskedSoftmaxOp>(op)) {
         auto maskType = dyn_cast<RankedTensorType>(softmax.getMask().getType());
         auto maskShape = trailingShape(maskType);
-        bool leadingOnes =
-            maskType && llvm::all_of(maskType.getShape().drop_back(2),
-                                     [](int64_t d) { return d == 1; });
-        if (!maskShape || *maskShape != *shape || !leadingOnes ||
+        if (!maskShape || *maskShape != *shape ||
             maskType.getRank() >
                 cast<RankedTensorType>(blocked.getType()).getRank()) {
           op->emitError() << kMaskBlocksAttrName
-                          << " needs a mask of the input's last two "
-                             "dimensions, broadcast over the others";
+                          << " needs a mask whose last two dimensions are "
+                             "those of the input";
           return WalkResult::interrupt();
         }
       } else if (!isa<RankedTensorType>(op->getOperand(1).getType())) {

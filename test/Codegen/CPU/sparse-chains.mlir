@@ -1,0 +1,116 @@
+// RUN: transformer-opt %s --transformer-cpu-sparse-chains | FileCheck %s
+// RUN: transformer-opt %s --pass-pipeline="builtin.module(transformer-to-linalg-pipeline{opt-level=2})" | FileCheck %s --check-prefix=PIPE
+// RUN: transformer-opt %s --pass-pipeline="builtin.module(transformer-to-linalg-pipeline{opt-level=1})" | FileCheck %s --check-prefix=O1
+
+// masked_softmax and matmul ops that carry a transformer.mask_blocks table
+// are lowered block by block: per block of 64 rows, the max/exp/sum and the
+// contraction cover only the key blocks that are not M.
+
+// A causal band (Sq = Sk = 200): row block i contracts over keys
+// [0, 64 * (i + 1)) only; the last block has 8 rows.
+// CHECK-LABEL: func.func @matmul_causal
+// CHECK: %[[OUT:.*]] = linalg.fill {{.*}} -> tensor<2x200x16xf32>
+// CHECK: tensor.extract_slice %arg0[0, 0, 0] [2, 64, 64]
+// CHECK: tensor.extract_slice %arg1[0, 0, 0] [2, 64, 16]
+// CHECK: linalg.batch_matmul
+// CHECK: tensor.extract_slice %arg0[0, 64, 0] [2, 64, 128]
+// CHECK: tensor.extract_slice %arg1[0, 0, 0] [2, 128, 16]
+// CHECK: linalg.batch_matmul
+// CHECK: tensor.extract_slice %arg0[0, 128, 0] [2, 64, 192]
+// CHECK: tensor.extract_slice %arg1[0, 0, 0] [2, 192, 16]
+// CHECK: linalg.batch_matmul
+// CHECK: tensor.extract_slice %arg0[0, 192, 0] [2, 8, 200]
+// CHECK: tensor.extract_slice %arg1[0, 0, 0] [2, 200, 16]
+// CHECK: linalg.batch_matmul
+// CHECK-NOT: linalg.batch_matmul
+// CHECK: return
+func.func @matmul_causal(%p: tensor<2x200x200xf32>, %v: tensor<2x200x16xf32>) -> tensor<2x200x16xf32> {
+  %o = transformer.matmul %p, %v {transformer.mask_blocks = {block = array<i64: 64, 64>, rows = ["PMMM", "VPMM", "VVPM", "VVVP"]}} : tensor<2x200x200xf32>, tensor<2x200x16xf32> -> tensor<2x200x16xf32>
+  return %o : tensor<2x200x16xf32>
+}
+
+// A window band: the k range of each row block starts past the masked
+// blocks (keys [64, 192) for the third block of rows).
+// CHECK-LABEL: func.func @matmul_window
+// CHECK: tensor.extract_slice %arg0[0, 0] [64, 64]
+// CHECK: tensor.extract_slice %arg1[0, 0] [64, 32]
+// CHECK: linalg.matmul
+// CHECK: tensor.extract_slice %arg0[64, 0] [64, 128]
+// CHECK: tensor.extract_slice %arg1[0, 0] [128, 32]
+// CHECK: linalg.matmul
+// CHECK: tensor.extract_slice %arg0[128, 64] [64, 128]
+// CHECK: tensor.extract_slice %arg1[64, 0] [128, 32]
+// CHECK: linalg.matmul
+// CHECK: tensor.extract_slice %arg0[192, 128] [64, 128]
+// CHECK: tensor.extract_slice %arg1[128, 0] [128, 32]
+// CHECK: linalg.matmul
+// CHECK-NOT: linalg.matmul
+// CHECK: return
+func.func @matmul_window(%p: tensor<256x256xf32>, %v: tensor<256x32xf32>) -> tensor<256x32xf32> {
+  %o = transformer.matmul %p, %v {transformer.mask_blocks = {block = array<i64: 64, 64>, rows = ["PMMM", "PPMM", "MPPM", "MMPP"]}} : tensor<256x256xf32>, tensor<256x32xf32> -> tensor<256x32xf32>
+  return %o : tensor<256x32xf32>
+}
+
+// A general table: a row block with a gap contracts over each run of
+// non-M blocks (the second block, keys [64, 128), is never read); a
+// transposed rhs is sliced along its last dim; a row block that is all M
+// has no contraction (its rows stay the zeros of the fill).
+// CHECK-LABEL: func.func @matmul_gaps
+// CHECK: tensor.extract_slice %arg0[0, 0] [64, 64]
+// CHECK: tensor.extract_slice %arg1[0, 0] [16, 64]
+// CHECK: linalg.matmul
+// CHECK: tensor.extract_slice %arg0[0, 128] [64, 22]
+// CHECK: tensor.extract_slice %arg1[0, 128] [16, 22]
+// CHECK: linalg.matmul
+// CHECK-NOT: linalg.matmul
+// CHECK: return
+func.func @matmul_gaps(%p: tensor<100x150xf32>, %v: tensor<16x150xf32>) -> tensor<100x16xf32> {
+  %o = transformer.matmul %p, %v {transpose_b, transformer.mask_blocks = {block = array<i64: 64, 64>, rows = ["VMP", "MMM"]}} : tensor<100x150xf32>, tensor<16x150xf32> -> tensor<100x16xf32>
+  return %o : tensor<100x16xf32>
+}
+
+// masked_softmax: a V run reads no mask, a P run adds it, the M block
+// (keys [128, 150)) and the fully masked second block of rows compute no
+// exp: two exps in all, one per run.
+// CHECK-LABEL: func.func @softmax
+// CHECK: %[[OUT:.*]] = linalg.fill {{.*}} -> tensor<128x150xf32>
+// CHECK-DAG: %[[XV:.*]] = tensor.extract_slice %arg0[0, 0] [64, 64]
+// CHECK-DAG: %[[XP:.*]] = tensor.extract_slice %arg0[0, 64] [64, 64]
+// CHECK-DAG: %[[MP:.*]] = tensor.extract_slice %arg1[0, 64] [64, 64]
+// CHECK: linalg.generic {{.*}}["parallel", "reduction"]} ins(%[[XV]] : tensor<64x64xf32>)
+// CHECK: arith.maximumf
+// CHECK: linalg.generic {{.*}}["parallel", "reduction"]} ins(%[[XP]], %[[MP]] : tensor<64x64xf32>, tensor<64x64xf32>)
+// CHECK: arith.addf
+// CHECK: arith.maximumf
+// CHECK: math.exp
+// CHECK: math.exp
+// CHECK-NOT: math.exp
+// CHECK: tensor.insert_slice {{.*}} into {{.*}}[0, 0] [64, 64]
+// CHECK: tensor.insert_slice {{.*}} into {{.*}}[0, 64] [64, 64]
+// CHECK-NOT: tensor.insert_slice
+// CHECK: return
+func.func @softmax(%x: tensor<128x150xf32>, %m: tensor<128x150xf32>) -> tensor<128x150xf32> {
+  %p = transformer.masked_softmax %x, %m {transformer.mask_blocks = {block = array<i64: 64, 64>, rows = ["VPM", "MMM"]}} : tensor<128x150xf32>, tensor<128x150xf32> -> tensor<128x150xf32>
+  return %p : tensor<128x150xf32>
+}
+
+// In the -O2 pipeline, an unfused causal chain (its probabilities are also
+// returned) gets its table from --transformer-mask-sparsity and skips the
+// blocks above the diagonal in both ops (three runs: P; V and P). At -O1 (no sparsity analysis) the
+// chain keeps one whole-tensor contraction.
+// PIPE-LABEL: func.func @chain
+// PIPE-COUNT-3: math.exp
+// PIPE-NOT: math.exp
+// PIPE: linalg.batch_matmul ins({{.*}} : tensor<2x64x64xf32>, tensor<2x64x16xf32>)
+// PIPE: linalg.batch_matmul ins({{.*}} : tensor<2x64x128xf32>, tensor<2x128x16xf32>)
+// PIPE-NOT: linalg.batch_matmul
+// PIPE: return
+// O1-LABEL: func.func @chain
+// O1: linalg.batch_matmul ins({{.*}} : tensor<2x128x128xf32>, tensor<2x128x16xf32>)
+func.func @chain(%q: tensor<2x128x16xf32>, %k: tensor<2x128x16xf32>, %v: tensor<2x128x16xf32>) -> (tensor<2x128x16xf32>, tensor<2x128x128xf32>) {
+  %s = transformer.matmul %q, %k {transpose_b} : tensor<2x128x16xf32>, tensor<2x128x16xf32> -> tensor<2x128x128xf32>
+  %m = transformer.create_causal_mask : tensor<128x128xf32>
+  %p = transformer.masked_softmax %s, %m : tensor<2x128x128xf32>, tensor<128x128xf32> -> tensor<2x128x128xf32>
+  %o = transformer.matmul %p, %v : tensor<2x128x128xf32>, tensor<2x128x16xf32> -> tensor<2x128x16xf32>
+  return %o, %p : tensor<2x128x16xf32>, tensor<2x128x128xf32>
+}
