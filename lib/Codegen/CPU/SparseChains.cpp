@@ -27,7 +27,10 @@
 
 #include "LoweringUtils.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
+
+#include <array>
 
 #include <limits>
 
@@ -74,21 +77,66 @@ SmallVector<Run> runsOf(const MaskBlocks &blocks, int64_t qb, int64_t sk,
   return runs;
 }
 
-/// Offsets, sizes and unit strides of the slice [rows) x [cols) of the last
-/// two dims of a tensor whose leading sizes are `lead`.
+/// A range of key columns of one block of rows, [begin, begin + size):
+/// constants for an unrolled block of rows, values in the loop over blocks
+/// of rows. `partial`: the mask is added.
+struct Segment {
+  OpFoldResult begin, size;
+  bool partial;
+};
+
+SmallVector<Segment> segmentsOf(OpBuilder &b, ArrayRef<Run> runs) {
+  SmallVector<Segment> segments;
+  for (const Run &run : runs)
+    segments.push_back({b.getIndexAttr(run.begin),
+                        b.getIndexAttr(run.end - run.begin), run.partial});
+  return segments;
+}
+
+/// A table whose rows each have their non-M blocks in one contiguous run
+/// (causal, window, aligned block-diagonal masks), as key ranges in elements
+/// per row block: [lo, vlo) masked, [vlo, vhi) the longest run of V blocks
+/// (no mask), [vhi, hi) masked. Rows without a non-M block have lo = hi.
+struct Band {
+  SmallVector<std::array<int64_t, 4>> ranges; // lo, vlo, vhi, hi
+};
+
+std::optional<Band> bandOf(const MaskBlocks &table, int64_t sk) {
+  Band band;
+  for (int64_t qb = 0; qb < static_cast<int64_t>(table.rows.size()); ++qb) {
+    SmallVector<Run> runs = runsOf(table, qb, sk, /*byClass=*/false);
+    if (runs.size() > 1)
+      return std::nullopt;
+    if (runs.empty()) {
+      band.ranges.push_back({0, 0, 0, 0});
+      continue;
+    }
+    int64_t lo = runs[0].begin, hi = runs[0].end, vlo = lo, vhi = lo;
+    for (const Run &v : runsOf(table, qb, sk, /*byClass=*/true))
+      if (!v.partial && v.end - v.begin > vhi - vlo) {
+        vlo = v.begin;
+        vhi = v.end;
+      }
+    band.ranges.push_back({lo, vlo, vhi, hi});
+  }
+  return band;
+}
+
+/// Offsets, sizes and unit strides of the slice [r0, r0 + rn) x [c0, c0 + cn)
+/// of the last two dims of a tensor whose leading sizes are `lead`.
 struct Slice {
   SmallVector<OpFoldResult> offsets, sizes, strides;
 };
 
-Slice sliceOf(OpBuilder &b, ArrayRef<OpFoldResult> lead, int64_t r0, int64_t rn,
-              int64_t c0, int64_t cn) {
+Slice sliceOf(OpBuilder &b, ArrayRef<OpFoldResult> lead, OpFoldResult r0,
+              OpFoldResult rn, OpFoldResult c0, OpFoldResult cn) {
   Slice s;
   for (OpFoldResult size : lead) {
     s.offsets.push_back(b.getIndexAttr(0));
     s.sizes.push_back(size);
   }
-  s.offsets.append({b.getIndexAttr(r0), b.getIndexAttr(c0)});
-  s.sizes.append({b.getIndexAttr(rn), b.getIndexAttr(cn)});
+  s.offsets.append({r0, c0});
+  s.sizes.append({rn, cn});
   s.strides.assign(s.sizes.size(), b.getIndexAttr(1));
   return s;
 }
@@ -138,24 +186,94 @@ std::optional<std::pair<int64_t, int64_t>> trailingShape(Type type) {
   return std::make_pair(sq, sk);
 }
 
+/// Builds the blocks of rows of `out`: `emit(b, out, r0, rn, segments)`
+/// writes the rows [r0, r0 + rn) from the key ranges `segments`. A band
+/// table's full blocks of rows go through one scf.for that reads its ranges
+/// from a constant table (constant code size in the sequence length): with
+/// `split`, a block's ranges are its masked / visible / masked parts, else
+/// one range [lo, hi). The other blocks of rows are unrolled, with one range
+/// per run of non-M blocks (runs of one class each with `split`).
+using RowBlockEmitter =
+    function_ref<Value(OpBuilder &, Location, Value out, OpFoldResult r0,
+                       OpFoldResult rn, ArrayRef<Segment> segments)>;
+
+Value emitRowBlocks(OpBuilder &b, Location loc, Value out,
+                    const MaskBlocks &table, int64_t sq, int64_t sk, bool split,
+                    RowBlockEmitter emit) {
+  int64_t blocks = static_cast<int64_t>(table.rows.size());
+  int64_t looped = 0;
+  std::optional<Band> band = bandOf(table, sk);
+  if (band && sq / table.blockQ >= 2) {
+    looped = sq / table.blockQ;
+    SmallVector<int64_t> flat;
+    for (int64_t qb = 0; qb < looped; ++qb)
+      flat.append(band->ranges[qb].begin(), band->ranges[qb].end());
+    auto type = RankedTensorType::get({looped, 4}, b.getI64Type());
+    Value ranges = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, ArrayRef<int64_t>(flat)));
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value count = arith::ConstantIndexOp::create(b, loc, looped);
+    Value blockQ = arith::ConstantIndexOp::create(b, loc, table.blockQ);
+    auto loop = scf::ForOp::create(
+        b, loc, zero, count, one, ValueRange{out},
+        [&](OpBuilder &nb, Location loc, Value qb, ValueRange iter) {
+          Value r0 = arith::MulIOp::create(nb, loc, qb, blockQ);
+          SmallVector<Value> at;
+          for (int64_t j = 0; j < 4; ++j) {
+            Value v = tensor::ExtractOp::create(
+                nb, loc, ranges,
+                ValueRange{qb, arith::ConstantIndexOp::create(nb, loc, j)});
+            at.push_back(
+                arith::IndexCastOp::create(nb, loc, nb.getIndexType(), v));
+          }
+          auto sub = [&](Value x, Value y) -> OpFoldResult {
+            return arith::SubIOp::create(nb, loc, x, y).getResult();
+          };
+          SmallVector<Segment> segments;
+          if (split)
+            segments = {{at[0], sub(at[1], at[0]), true},
+                        {at[1], sub(at[2], at[1]), false},
+                        {at[2], sub(at[3], at[2]), true}};
+          else
+            segments = {{at[0], sub(at[3], at[0]), true}};
+          Value result = emit(nb, loc, iter[0], r0,
+                              nb.getIndexAttr(table.blockQ), segments);
+          scf::YieldOp::create(nb, loc, result);
+        });
+    out = loop.getResult(0);
+  }
+  for (int64_t qb = looped; qb < blocks; ++qb) {
+    SmallVector<Run> runs = runsOf(table, qb, sk, split);
+    if (runs.empty())
+      continue; // no visible key: the rows stay zero
+    int64_t r0 = qb * table.blockQ;
+    out = emit(b, loc, out, b.getIndexAttr(r0),
+               b.getIndexAttr(std::min(sq - r0, table.blockQ)),
+               segmentsOf(b, runs));
+  }
+  return out;
+}
+
 /// softmax(x + mask) over the last dim, computing only the non-M blocks.
-Value lowerMaskedSoftmax(IRRewriter &b, MaskedSoftmaxOp op,
+Value lowerMaskedSoftmax(IRRewriter &rewriter, MaskedSoftmaxOp op,
                          const MaskBlocks &table) {
   Location loc = op.getLoc();
-  MLIRContext *ctx = b.getContext();
+  MLIRContext *ctx = rewriter.getContext();
   Value x = op.getInput(), mask = op.getMask();
   auto [sq, sk] = *trailingShape(x.getType());
   int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
   float negInf = -std::numeric_limits<float>::infinity();
 
-  SmallVector<OpFoldResult> lead = leadingSizes(b, loc, x);
+  SmallVector<OpFoldResult> lead = leadingSizes(rewriter, loc, x);
   SmallVector<OpFoldResult> sizes(lead);
-  sizes.append({b.getIndexAttr(sq), b.getIndexAttr(sk)});
+  sizes.append({rewriter.getIndexAttr(sq), rewriter.getIndexAttr(sk)});
   // The mask's leading dims broadcast to the input's (checked at run time
   // where dynamic, as in the generic lowering).
-  assertBroadcastable(b, loc, mask, sizes, "transformer.masked_softmax: mask");
-  SmallVector<OpFoldResult> maskLead = leadingSizes(b, loc, mask);
-  Value out = filledTensor(b, loc, sizes, 0.0f);
+  assertBroadcastable(rewriter, loc, mask, sizes,
+                      "transformer.masked_softmax: mask");
+  SmallVector<OpFoldResult> maskLead = leadingSizes(rewriter, loc, mask);
+  Value out = filledTensor(rewriter, loc, sizes, 0.0f);
 
   AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
   AffineMap rows = rowMap(ctx, rank);
@@ -163,29 +281,25 @@ Value lowerMaskedSoftmax(IRRewriter &b, MaskedSoftmaxOp op,
                                             utils::IteratorType::parallel);
   SmallVector<utils::IteratorType> reduceLast(parallel);
   reduceLast.back() = utils::IteratorType::reduction;
-  Value negInfValue =
-      arith::ConstantOp::create(b, loc, b.getF32FloatAttr(negInf));
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
 
-  for (int64_t qb = 0; qb < static_cast<int64_t>(table.rows.size()); ++qb) {
-    SmallVector<Run> runs = runsOf(table, qb, sk, /*byClass=*/true);
-    if (runs.empty())
-      continue; // fully masked rows: zeros
-    int64_t r0 = qb * table.blockQ;
-    int64_t rn = std::min(sq - r0, table.blockQ);
-
-    // The scores of each run: x, plus the mask in P runs.
+  auto emit = [&](OpBuilder &b, Location loc, Value out, OpFoldResult r0,
+                  OpFoldResult rn, ArrayRef<Segment> segments) -> Value {
+    Value negInfValue =
+        arith::ConstantOp::create(b, loc, b.getF32FloatAttr(negInf));
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+    // The scores of each segment: x, plus the mask in masked segments.
     struct Part {
       Slice slice;
       SmallVector<MappedInput> scores;
     };
     SmallVector<Part> parts;
-    for (const Run &run : runs) {
-      Part part{sliceOf(b, lead, r0, rn, run.begin, run.end - run.begin), {}};
+    for (const Segment &segment : segments) {
+      Part part{sliceOf(b, lead, r0, rn, segment.begin, segment.size), {}};
       part.scores.push_back({extract(b, loc, x, part.slice), identity});
-      if (run.partial) {
-        Slice m = sliceOf(b, maskLead, r0, rn, run.begin, run.end - run.begin);
-        Value maskSlice = extract(b, loc, mask, m);
+      if (segment.partial) {
+        Value maskSlice =
+            extract(b, loc, mask,
+                    sliceOf(b, maskLead, r0, rn, segment.begin, segment.size));
         part.scores.push_back(
             {maskSlice,
              broadcastMap(ctx, cast<RankedTensorType>(maskSlice.getType()),
@@ -200,7 +314,7 @@ Value lowerMaskedSoftmax(IRRewriter &b, MaskedSoftmaxOp op,
     };
 
     SmallVector<OpFoldResult> rowSizes(lead);
-    rowSizes.push_back(b.getIndexAttr(rn));
+    rowSizes.push_back(rn);
     Value max = filledTensor(b, loc, rowSizes, negInf);
     for (const Part &part : parts)
       max = buildGeneric(
@@ -246,14 +360,16 @@ Value lowerMaskedSoftmax(IRRewriter &b, MaskedSoftmaxOp op,
           });
       out = insert(b, loc, probs, out, part.slice);
     }
-  }
-  return castToType(b, loc, out, cast<RankedTensorType>(op.getType()),
+    return out;
+  };
+  out = emitRowBlocks(rewriter, loc, out, table, sq, sk, /*split=*/true, emit);
+  return castToType(rewriter, loc, out, cast<RankedTensorType>(op.getType()),
                     "masked_softmax");
 }
 
 /// lhs @ rhs where lhs has the zero blocks of `table`: per block of rows,
-/// one contraction per run of non-M key blocks.
-Value lowerMatmul(IRRewriter &b, MatmulOp op, const MaskBlocks &table) {
+/// one contraction per range of non-M key blocks.
+Value lowerMatmul(IRRewriter &rewriter, MatmulOp op, const MaskBlocks &table) {
   Location loc = op.getLoc();
   Value lhs = op.getLhs(), rhs = op.getRhs();
   auto [sq, sk] = *trailingShape(lhs.getType());
@@ -263,40 +379,36 @@ Value lowerMatmul(IRRewriter &b, MatmulOp op, const MaskBlocks &table) {
   int64_t kDim = transposeB ? rhsRank - 1 : rhsRank - 2;
   int64_t nDim = transposeB ? rhsRank - 2 : rhsRank - 1;
   // The run-time checks of the generic lowering (MatmulLowering).
-  assertEqualSizes(b, loc, b.getIndexAttr(sk), dimSize(b, loc, rhs, kDim),
+  assertEqualSizes(rewriter, loc, rewriter.getIndexAttr(sk),
+                   dimSize(rewriter, loc, rhs, kDim),
                    "transformer.matmul: the inner dimensions of lhs and rhs "
                    "differ",
                    "lhs K", "rhs K");
   if (rhsRank == rank)
     for (int64_t i = 0; i + 2 < rank; ++i)
-      assertEqualSizes(b, loc, dimSize(b, loc, lhs, i), dimSize(b, loc, rhs, i),
+      assertEqualSizes(rewriter, loc, dimSize(rewriter, loc, lhs, i),
+                       dimSize(rewriter, loc, rhs, i),
                        "transformer.matmul: batch dimension " + Twine(i) +
                            " of lhs and rhs differ",
                        "lhs", "rhs");
 
-  SmallVector<OpFoldResult> lead = leadingSizes(b, loc, lhs);
-  SmallVector<OpFoldResult> rhsLead = leadingSizes(b, loc, rhs);
-  OpFoldResult n = dimSize(b, loc, rhs, nDim);
+  SmallVector<OpFoldResult> lead = leadingSizes(rewriter, loc, lhs);
+  SmallVector<OpFoldResult> rhsLead = leadingSizes(rewriter, loc, rhs);
+  OpFoldResult n = dimSize(rewriter, loc, rhs, nDim);
   SmallVector<OpFoldResult> sizes(lead);
-  sizes.append({b.getIndexAttr(sq), n});
-  Value out = filledTensor(b, loc, sizes, 0.0f);
+  sizes.append({rewriter.getIndexAttr(sq), n});
+  Value out = filledTensor(rewriter, loc, sizes, 0.0f);
 
-  for (int64_t qb = 0; qb < static_cast<int64_t>(table.rows.size()); ++qb) {
-    SmallVector<Run> runs = runsOf(table, qb, sk, /*byClass=*/false);
-    if (runs.empty())
-      continue; // zero rows of lhs: zero rows of the product
-    int64_t r0 = qb * table.blockQ;
-    int64_t rn = std::min(sq - r0, table.blockQ);
+  auto emit = [&](OpBuilder &b, Location loc, Value out, OpFoldResult r0,
+                  OpFoldResult rn, ArrayRef<Segment> segments) -> Value {
     // The block of rows of the result, [lead..., rn, N].
-    Slice rowsOut = sliceOf(b, lead, r0, rn, 0, 0);
-    rowsOut.sizes.back() = n;
+    Slice rowsOut = sliceOf(b, lead, r0, rn, b.getIndexAttr(0), n);
     Value acc = extract(b, loc, out, rowsOut);
-    for (const Run &run : runs) {
-      int64_t cn = run.end - run.begin;
-      Value lhsSlice =
-          extract(b, loc, lhs, sliceOf(b, lead, r0, rn, run.begin, cn));
-      Slice rhsRows = sliceOf(b, rhsLead, run.begin, cn, 0, 0);
-      rhsRows.sizes.back() = n;
+    for (const Segment &segment : segments) {
+      Value lhsSlice = extract(
+          b, loc, lhs, sliceOf(b, lead, r0, rn, segment.begin, segment.size));
+      Slice rhsRows = sliceOf(b, rhsLead, segment.begin, segment.size,
+                              b.getIndexAttr(0), n);
       if (transposeB) {
         std::swap(rhsRows.offsets[rhsRank - 2], rhsRows.offsets[rhsRank - 1]);
         std::swap(rhsRows.sizes[rhsRank - 2], rhsRows.sizes[rhsRank - 1]);
@@ -305,9 +417,10 @@ Value lowerMatmul(IRRewriter &b, MatmulOp op, const MaskBlocks &table) {
       acc = buildContraction(b, loc, lhsSlice, rhsSlice, transposeB,
                              [&](ArrayRef<OpFoldResult>) { return acc; });
     }
-    out = insert(b, loc, acc, out, rowsOut);
-  }
-  return castToType(b, loc, out, cast<RankedTensorType>(op.getType()),
+    return insert(b, loc, acc, out, rowsOut);
+  };
+  out = emitRowBlocks(rewriter, loc, out, table, sq, sk, /*split=*/false, emit);
+  return castToType(rewriter, loc, out, cast<RankedTensorType>(op.getType()),
                     "matmul");
 }
 
