@@ -22,6 +22,7 @@
 // CHECK: PASS @fully_masked_rows: result[1] 150x90
 // CHECK: PASS @masked_row_block: result[0] 2x130x8
 // CHECK: PASS @masked_row_block: result[1] 2x130x70
+// CHECK: PASS @strided: result[0] 2x130x16
 // CHECK: PASS @window_small: result[0] 300x32
 
 // Causal; the probabilities are also returned.
@@ -146,4 +147,21 @@ func.func @batch_mask_table(%s: tensor<2x3x70x130xf32>, %m: tensor<3x70x130xf32>
   %p = transformer.masked_softmax %s, %m {transformer.mask_blocks = {block = array<i64: 64, 64>, rows = ["VMP", "PPP"]}} : tensor<2x3x70x130xf32>, tensor<3x70x130xf32> -> tensor<2x3x70x130xf32>
   %o = transformer.matmul %p, %v {transformer.mask_blocks = {block = array<i64: 64, 64>, rows = ["VMP", "PPP"]}} : tensor<2x3x70x130xf32>, tensor<2x3x130x8xf32> -> tensor<2x3x70x8xf32>
   return %o : tensor<2x3x70x8xf32>
+}
+
+// A strided pattern (key blocks 0 and 2 visible, 1 and 3 masked): not a
+// band, each block of rows contracts over two runs of keys.
+// PY: def case_strided(rng):
+// PY:     s = rng.standard_normal((2, 130, 200), np.float32)
+// PY:     v = rng.standard_normal((2, 200, 16), np.float32)
+// PY:     m = np.full((130, 200), -np.inf); m[:, :64] = 0; m[:, 128:192] = 0
+// PY:     return [s, v], [ref.masked_softmax(s, m) @ ref.f64(v)]
+func.func @strided(%s: tensor<2x130x200xf32>, %v: tensor<2x200x16xf32>) -> tensor<2x130x16xf32> {
+  %ninf = arith.constant dense<0xFF800000> : tensor<130x200xf32>
+  %z = arith.constant dense<0.0> : tensor<130x64xf32>
+  %m0 = tensor.insert_slice %z into %ninf[0, 0] [130, 64] [1, 1] : tensor<130x64xf32> into tensor<130x200xf32>
+  %m = tensor.insert_slice %z into %m0[0, 128] [130, 64] [1, 1] : tensor<130x64xf32> into tensor<130x200xf32>
+  %p = transformer.masked_softmax %s, %m : tensor<2x130x200xf32>, tensor<130x200xf32> -> tensor<2x130x200xf32>
+  %o = transformer.matmul %p, %v : tensor<2x130x200xf32>, tensor<2x200x16xf32> -> tensor<2x130x16xf32>
+  return %o : tensor<2x130x16xf32>
 }

@@ -6,19 +6,22 @@
 // are lowered block by block: per block of 64 rows, the max/exp/sum and the
 // contraction cover only the key blocks that are not M.
 
-// A causal band (Sq = Sk = 200): row block i contracts over keys
-// [0, 64 * (i + 1)) only; the last block has 8 rows.
+// A causal band (Sq = Sk = 200): the three full blocks of rows loop over a
+// constant table of key ranges (lo, vlo, vhi, hi) per block and contract
+// over keys [lo, hi) only; the last block (8 rows) is unrolled with its
+// static range.
 // CHECK-LABEL: func.func @matmul_causal
 // CHECK: %[[OUT:.*]] = linalg.fill {{.*}} -> tensor<2x200x16xf32>
-// CHECK: tensor.extract_slice %arg0[0, 0, 0] [2, 64, 64]
-// CHECK: tensor.extract_slice %arg1[0, 0, 0] [2, 64, 16]
-// CHECK: linalg.batch_matmul
-// CHECK: tensor.extract_slice %arg0[0, 64, 0] [2, 64, 128]
-// CHECK: tensor.extract_slice %arg1[0, 0, 0] [2, 128, 16]
-// CHECK: linalg.batch_matmul
-// CHECK: tensor.extract_slice %arg0[0, 128, 0] [2, 64, 192]
-// CHECK: tensor.extract_slice %arg1[0, 0, 0] [2, 192, 16]
-// CHECK: linalg.batch_matmul
+// CHECK: %[[RANGES:.*]] = arith.constant dense<{{\[}}[0, 0, 0, 64], [0, 0, 64, 128], [0, 0, 128, 192]]> : tensor<3x4xi64>
+// CHECK: scf.for %[[QB:.*]] = %{{.*}} to %c3 step %{{.*}} iter_args(%[[ACC:.*]] = %[[OUT]])
+// CHECK:   %[[R0:.*]] = arith.muli %[[QB]], %c64
+// CHECK:   %[[LO64:.*]] = tensor.extract %[[RANGES]][%[[QB]], %{{.*}}]
+// CHECK:   %[[LO:.*]] = arith.index_cast %[[LO64]]
+// CHECK:   %[[K:.*]] = arith.subi %{{.*}}, %[[LO]]
+// CHECK:   %[[C:.*]] = tensor.extract_slice %[[ACC]][0, %[[R0]], 0] [2, 64, 16]
+// CHECK:   %[[A:.*]] = tensor.extract_slice %arg0[0, %[[R0]], %[[LO]]] [2, 64, %[[K]]]
+// CHECK:   %[[B:.*]] = tensor.extract_slice %arg1[0, %[[LO]], 0] [2, %[[K]], 16]
+// CHECK:   linalg.batch_matmul ins(%[[A]], %[[B]] : tensor<2x64x?xf32>, tensor<2x?x16xf32>) outs(%[[C]] : tensor<2x64x16xf32>)
 // CHECK: tensor.extract_slice %arg0[0, 192, 0] [2, 8, 200]
 // CHECK: tensor.extract_slice %arg1[0, 0, 0] [2, 200, 16]
 // CHECK: linalg.batch_matmul
@@ -29,25 +32,17 @@ func.func @matmul_causal(%p: tensor<2x200x200xf32>, %v: tensor<2x200x16xf32>) ->
   return %o : tensor<2x200x16xf32>
 }
 
-// A window band: the k range of each row block starts past the masked
-// blocks (keys [64, 192) for the third block of rows).
+// A window band: the range of each block of rows starts past its masked
+// blocks (keys [64, 256) for the last one); its masked / visible / masked
+// parts are (lo, vlo), (vlo, vhi), (vhi, hi).
 // CHECK-LABEL: func.func @matmul_window
-// CHECK: tensor.extract_slice %arg0[0, 0] [64, 64]
-// CHECK: tensor.extract_slice %arg1[0, 0] [64, 32]
-// CHECK: linalg.matmul
-// CHECK: tensor.extract_slice %arg0[64, 0] [64, 128]
-// CHECK: tensor.extract_slice %arg1[0, 0] [128, 32]
-// CHECK: linalg.matmul
-// CHECK: tensor.extract_slice %arg0[128, 64] [64, 128]
-// CHECK: tensor.extract_slice %arg1[64, 0] [128, 32]
-// CHECK: linalg.matmul
-// CHECK: tensor.extract_slice %arg0[192, 128] [64, 128]
-// CHECK: tensor.extract_slice %arg1[128, 0] [128, 32]
-// CHECK: linalg.matmul
+// CHECK: arith.constant dense<{{\[}}[0, 0, 0, 64], [0, 0, 64, 128], [0, 64, 128, 192], [64, 128, 192, 256]]> : tensor<4x4xi64>
+// CHECK: scf.for
+// CHECK:   linalg.matmul
 // CHECK-NOT: linalg.matmul
 // CHECK: return
 func.func @matmul_window(%p: tensor<256x256xf32>, %v: tensor<256x32xf32>) -> tensor<256x32xf32> {
-  %o = transformer.matmul %p, %v {transformer.mask_blocks = {block = array<i64: 64, 64>, rows = ["PMMM", "PPMM", "MPPM", "MMPP"]}} : tensor<256x256xf32>, tensor<256x32xf32> -> tensor<256x32xf32>
+  %o = transformer.matmul %p, %v {transformer.mask_blocks = {block = array<i64: 64, 64>, rows = ["PMMM", "VPMM", "PVPM", "MPVP"]}} : tensor<256x256xf32>, tensor<256x32xf32> -> tensor<256x32xf32>
   return %o : tensor<256x32xf32>
 }
 
@@ -69,40 +64,64 @@ func.func @matmul_gaps(%p: tensor<100x150xf32>, %v: tensor<16x150xf32>) -> tenso
   return %o : tensor<100x16xf32>
 }
 
-// masked_softmax: a V run reads no mask, a P run adds it, the M block
-// (keys [128, 150)) and the fully masked second block of rows compute no
-// exp: two exps in all, one per run.
-// CHECK-LABEL: func.func @softmax
+// masked_softmax in a band: per block of rows, the masked prefix and
+// suffix add the mask, the visible middle does not; one exp per part.
+// CHECK-LABEL: func.func @softmax_band
+// CHECK: %[[OUT:.*]] = linalg.fill {{.*}} -> tensor<192x192xf32>
+// CHECK: arith.constant dense<{{\[}}[0, 0, 0, 64], [0, 0, 64, 128], [0, 64, 128, 192]]> : tensor<3x4xi64>
+// CHECK: scf.for
+// CHECK-DAG: %[[X0:.*]] = tensor.extract_slice %arg0[%[[R0:.*]], %[[LO:.*]]] [64, %{{.*}}]
+// CHECK-DAG: %[[M0:.*]] = tensor.extract_slice %arg1[%[[R0]], %[[LO]]] [64, %{{.*}}]
+// CHECK-DAG: %[[X1:.*]] = tensor.extract_slice %arg0[%[[R0]], %[[VLO:.*]]] [64, %{{.*}}]
+// CHECK-DAG: %[[X2:.*]] = tensor.extract_slice %arg0[%[[R0]], %[[VHI:.*]]] [64, %{{.*}}]
+// CHECK-DAG: %[[M2:.*]] = tensor.extract_slice %arg1[%[[R0]], %[[VHI]]] [64, %{{.*}}]
+// CHECK: linalg.generic {{.*}}["parallel", "reduction"]} ins(%[[X0]], %[[M0]] :
+// CHECK: linalg.generic {{.*}}["parallel", "reduction"]} ins(%[[X1]] :
+// CHECK: linalg.generic {{.*}}["parallel", "reduction"]} ins(%[[X2]], %[[M2]] :
+// CHECK-COUNT-3: math.exp
+// CHECK-NOT: math.exp
+// CHECK: return
+func.func @softmax_band(%x: tensor<192x192xf32>, %m: tensor<192x192xf32>) -> tensor<192x192xf32> {
+  %p = transformer.masked_softmax %x, %m {transformer.mask_blocks = {block = array<i64: 64, 64>, rows = ["PMM", "VPM", "PVP"]}} : tensor<192x192xf32>, tensor<192x192xf32> -> tensor<192x192xf32>
+  return %p : tensor<192x192xf32>
+}
+
+// masked_softmax with a table that is not a band (unrolled blocks of rows):
+// a V run reads no mask, a P run adds it, the M block (keys [64, 128)) and
+// the fully masked second block of rows compute no exp: two exps in all.
+// CHECK-LABEL: func.func @softmax_gaps
 // CHECK: %[[OUT:.*]] = linalg.fill {{.*}} -> tensor<128x150xf32>
+// CHECK-NOT: scf.for
 // CHECK-DAG: %[[XV:.*]] = tensor.extract_slice %arg0[0, 0] [64, 64]
-// CHECK-DAG: %[[XP:.*]] = tensor.extract_slice %arg0[0, 64] [64, 64]
-// CHECK-DAG: %[[MP:.*]] = tensor.extract_slice %arg1[0, 64] [64, 64]
+// CHECK-DAG: %[[XP:.*]] = tensor.extract_slice %arg0[0, 128] [64, 22]
+// CHECK-DAG: %[[MP:.*]] = tensor.extract_slice %arg1[0, 128] [64, 22]
 // CHECK: linalg.generic {{.*}}["parallel", "reduction"]} ins(%[[XV]] : tensor<64x64xf32>)
 // CHECK: arith.maximumf
-// CHECK: linalg.generic {{.*}}["parallel", "reduction"]} ins(%[[XP]], %[[MP]] : tensor<64x64xf32>, tensor<64x64xf32>)
+// CHECK: linalg.generic {{.*}}["parallel", "reduction"]} ins(%[[XP]], %[[MP]] : tensor<64x22xf32>, tensor<64x22xf32>)
 // CHECK: arith.addf
 // CHECK: arith.maximumf
 // CHECK: math.exp
 // CHECK: math.exp
 // CHECK-NOT: math.exp
 // CHECK: tensor.insert_slice {{.*}} into {{.*}}[0, 0] [64, 64]
-// CHECK: tensor.insert_slice {{.*}} into {{.*}}[0, 64] [64, 64]
+// CHECK: tensor.insert_slice {{.*}} into {{.*}}[0, 128] [64, 22]
 // CHECK-NOT: tensor.insert_slice
 // CHECK: return
-func.func @softmax(%x: tensor<128x150xf32>, %m: tensor<128x150xf32>) -> tensor<128x150xf32> {
-  %p = transformer.masked_softmax %x, %m {transformer.mask_blocks = {block = array<i64: 64, 64>, rows = ["VPM", "MMM"]}} : tensor<128x150xf32>, tensor<128x150xf32> -> tensor<128x150xf32>
+func.func @softmax_gaps(%x: tensor<128x150xf32>, %m: tensor<128x150xf32>) -> tensor<128x150xf32> {
+  %p = transformer.masked_softmax %x, %m {transformer.mask_blocks = {block = array<i64: 64, 64>, rows = ["VMP", "MMM"]}} : tensor<128x150xf32>, tensor<128x150xf32> -> tensor<128x150xf32>
   return %p : tensor<128x150xf32>
 }
 
 // In the -O2 pipeline, an unfused causal chain (its probabilities are also
 // returned) gets its table from --transformer-mask-sparsity and skips the
-// blocks above the diagonal in both ops (three runs: P; V and P). At -O1 (no sparsity analysis) the
+// blocks above the diagonal in both ops. At -O1 (no sparsity analysis) the
 // chain keeps one whole-tensor contraction.
 // PIPE-LABEL: func.func @chain
+// PIPE: arith.constant dense<{{\[}}[0, 0, 0, 64], [0, 0, 64, 128]]> : tensor<2x4xi64>
+// PIPE: scf.for
 // PIPE-COUNT-3: math.exp
-// PIPE-NOT: math.exp
-// PIPE: linalg.batch_matmul ins({{.*}} : tensor<2x64x64xf32>, tensor<2x64x16xf32>)
-// PIPE: linalg.batch_matmul ins({{.*}} : tensor<2x64x128xf32>, tensor<2x128x16xf32>)
+// PIPE: scf.for
+// PIPE: linalg.batch_matmul ins({{.*}} : tensor<2x64x?xf32>, tensor<2x?x16xf32>)
 // PIPE-NOT: linalg.batch_matmul
 // PIPE: return
 // O1-LABEL: func.func @chain
