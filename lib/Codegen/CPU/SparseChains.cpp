@@ -186,16 +186,21 @@ std::optional<std::pair<int64_t, int64_t>> trailingShape(Type type) {
   return std::make_pair(sq, sk);
 }
 
-/// Builds the blocks of rows of `out`: `emit(b, out, r0, rn, segments)`
-/// writes the rows [r0, r0 + rn) from the key ranges `segments`. A band
-/// table's full blocks of rows go through one scf.for that reads its ranges
-/// from a constant table (constant code size in the sequence length): with
-/// `split`, a block's ranges are its masked / visible / masked parts, else
-/// one range [lo, hi). The other blocks of rows are unrolled, with one range
-/// per run of non-M blocks (runs of one class each with `split`).
-using RowBlockEmitter =
-    function_ref<Value(OpBuilder &, Location, Value out, OpFoldResult r0,
-                       OpFoldResult rn, ArrayRef<Segment> segments)>;
+/// Builds the blocks of rows of `out`: `emit(b, out, outRow0, r0, rn,
+/// segments)` computes the rows [r0, r0 + rn) from the key ranges
+/// `segments` and writes them into `out` from its row `outRow0`. A band
+/// table's full blocks of rows go through one scf.forall over the blocks
+/// (independent: the threads share them out; the parallel loops of the
+/// ops inside are nested, which the OpenMP runtime runs on one thread) that
+/// reads the ranges from a constant table, so the code
+/// size does not grow with the sequence: with `split`, a block's ranges are
+/// its masked / visible / masked parts, else one range [lo, hi). The other
+/// blocks of rows (the last, partial one; every block of a table that is not
+/// a band) are unrolled, with one static range per run of non-M blocks (runs
+/// of one class each with `split`).
+using RowBlockEmitter = function_ref<Value(
+    OpBuilder &, Location, Value out, OpFoldResult outRow0, OpFoldResult r0,
+    OpFoldResult rn, ArrayRef<Segment> segments)>;
 
 Value emitRowBlocks(OpBuilder &b, Location loc, Value out,
                     const MaskBlocks &table, int64_t sq, int64_t sk, bool split,
@@ -205,50 +210,65 @@ Value emitRowBlocks(OpBuilder &b, Location loc, Value out,
   std::optional<Band> band = bandOf(table, sk);
   if (band && sq / table.blockQ >= 2) {
     looped = sq / table.blockQ;
+    // Iteration i takes the block of rows order[i] (first, last, second,
+    // second last, ...): a causal band's blocks grow in cost, and contiguous
+    // chunks of this order are balanced. Each entry: the block's first row,
+    // then its ranges.
     SmallVector<int64_t> flat;
-    for (int64_t qb = 0; qb < looped; ++qb)
+    for (int64_t i = 0; i < looped; ++i) {
+      int64_t qb = i % 2 == 0 ? i / 2 : looped - 1 - i / 2;
+      flat.push_back(qb * table.blockQ);
       flat.append(band->ranges[qb].begin(), band->ranges[qb].end());
-    auto type = RankedTensorType::get({looped, 4}, b.getI64Type());
+    }
+    auto type = RankedTensorType::get({looped, 5}, b.getI64Type());
     Value ranges = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(type, ArrayRef<int64_t>(flat)));
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    Value count = arith::ConstantIndexOp::create(b, loc, looped);
-    Value blockQ = arith::ConstantIndexOp::create(b, loc, table.blockQ);
-    auto loop = scf::ForOp::create(
-        b, loc, zero, count, one, ValueRange{out},
-        [&](OpBuilder &nb, Location loc, Value qb, ValueRange iter) {
-          Value r0 = arith::MulIOp::create(nb, loc, qb, blockQ);
-          SmallVector<Value> at;
-          for (int64_t j = 0; j < 4; ++j) {
-            Value v = tensor::ExtractOp::create(
-                nb, loc, ranges,
-                ValueRange{qb, arith::ConstantIndexOp::create(nb, loc, j)});
-            at.push_back(
-                arith::IndexCastOp::create(nb, loc, nb.getIndexType(), v));
-          }
-          auto sub = [&](Value x, Value y) -> OpFoldResult {
-            return arith::SubIOp::create(nb, loc, x, y).getResult();
-          };
-          SmallVector<Segment> segments;
-          if (split)
-            segments = {{at[0], sub(at[1], at[0]), true},
-                        {at[1], sub(at[2], at[1]), false},
-                        {at[2], sub(at[3], at[2]), true}};
-          else
-            segments = {{at[0], sub(at[3], at[0]), true}};
-          Value result = emit(nb, loc, iter[0], r0,
-                              nb.getIndexAttr(table.blockQ), segments);
-          scf::YieldOp::create(nb, loc, result);
-        });
-    out = loop.getResult(0);
+    int64_t rank = cast<RankedTensorType>(out.getType()).getRank();
+    SmallVector<OpFoldResult> lead = leadingSizes(b, loc, out);
+    OpFoldResult width = dimSize(b, loc, out, rank - 1);
+
+    auto forall = scf::ForallOp::create(
+        b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(looped)}, ValueRange{out},
+        std::nullopt);
+    Value i = forall.getInductionVar(0);
+    Value shared = forall.getRegionIterArgs()[0];
+    OpBuilder nb = OpBuilder::atBlockTerminator(forall.getBody());
+    SmallVector<Value> at;
+    for (int64_t j = 0; j < 5; ++j) {
+      Value v = tensor::ExtractOp::create(
+          nb, loc, ranges,
+          ValueRange{i, arith::ConstantIndexOp::create(nb, loc, j)});
+      at.push_back(arith::IndexCastOp::create(nb, loc, nb.getIndexType(), v));
+    }
+    Value r0 = at.front();
+    at.erase(at.begin());
+    auto sub = [&](Value x, Value y) -> OpFoldResult {
+      return arith::SubIOp::create(nb, loc, x, y).getResult();
+    };
+    SmallVector<Segment> segments;
+    if (split)
+      segments = {{at[0], sub(at[1], at[0]), true},
+                  {at[1], sub(at[2], at[1]), false},
+                  {at[2], sub(at[3], at[2]), true}};
+    else
+      segments = {{at[0], sub(at[3], at[0]), true}};
+    // This block's rows of the result, written by this iteration only.
+    Slice rows = sliceOf(nb, lead, r0, nb.getIndexAttr(table.blockQ),
+                         nb.getIndexAttr(0), width);
+    Value result =
+        emit(nb, loc, extract(nb, loc, shared, rows), nb.getIndexAttr(0), r0,
+             nb.getIndexAttr(table.blockQ), segments);
+    nb.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(nb, loc, result, shared, rows.offsets,
+                                          rows.sizes, rows.strides);
+    out = forall.getResult(0);
   }
   for (int64_t qb = looped; qb < blocks; ++qb) {
     SmallVector<Run> runs = runsOf(table, qb, sk, split);
     if (runs.empty())
       continue; // no visible key: the rows stay zero
     int64_t r0 = qb * table.blockQ;
-    out = emit(b, loc, out, b.getIndexAttr(r0),
+    out = emit(b, loc, out, b.getIndexAttr(r0), b.getIndexAttr(r0),
                b.getIndexAttr(std::min(sq - r0, table.blockQ)),
                segmentsOf(b, runs));
   }
@@ -282,19 +302,22 @@ Value lowerMaskedSoftmax(IRRewriter &rewriter, MaskedSoftmaxOp op,
   SmallVector<utils::IteratorType> reduceLast(parallel);
   reduceLast.back() = utils::IteratorType::reduction;
 
-  auto emit = [&](OpBuilder &b, Location loc, Value out, OpFoldResult r0,
-                  OpFoldResult rn, ArrayRef<Segment> segments) -> Value {
+  auto emit = [&](OpBuilder &b, Location loc, Value out, OpFoldResult outRow0,
+                  OpFoldResult r0, OpFoldResult rn,
+                  ArrayRef<Segment> segments) -> Value {
     Value negInfValue =
         arith::ConstantOp::create(b, loc, b.getF32FloatAttr(negInf));
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
     // The scores of each segment: x, plus the mask in masked segments.
     struct Part {
-      Slice slice;
+      Slice slice, outSlice;
       SmallVector<MappedInput> scores;
     };
-    SmallVector<Part> parts;
+    SmallVector<Part, 3> parts;
     for (const Segment &segment : segments) {
-      Part part{sliceOf(b, lead, r0, rn, segment.begin, segment.size), {}};
+      Part part{sliceOf(b, lead, r0, rn, segment.begin, segment.size),
+                sliceOf(b, lead, outRow0, rn, segment.begin, segment.size),
+                {}};
       part.scores.push_back({extract(b, loc, x, part.slice), identity});
       if (segment.partial) {
         Value maskSlice =
@@ -349,7 +372,7 @@ Value lowerMaskedSoftmax(IRRewriter &rewriter, MaskedSoftmaxOp op,
     }
 
     for (auto [part, e] : llvm::zip(parts, exps)) {
-      Value dest = extract(b, loc, out, part.slice);
+      Value dest = extract(b, loc, out, part.outSlice);
       Value probs = buildGeneric(
           b, loc, dest, {{e, identity}, {sum, rows}}, identity, parallel,
           [&](OpBuilder &b, Location loc, ValueRange in, Value) -> Value {
@@ -358,7 +381,7 @@ Value lowerMaskedSoftmax(IRRewriter &rewriter, MaskedSoftmaxOp op,
                 b, loc, arith::CmpFPredicate::OEQ, in[1], zero);
             return arith::SelectOp::create(b, loc, empty, zero, quotient);
           });
-      out = insert(b, loc, probs, out, part.slice);
+      out = insert(b, loc, probs, out, part.outSlice);
     }
     return out;
   };
@@ -399,10 +422,11 @@ Value lowerMatmul(IRRewriter &rewriter, MatmulOp op, const MaskBlocks &table) {
   sizes.append({rewriter.getIndexAttr(sq), n});
   Value out = filledTensor(rewriter, loc, sizes, 0.0f);
 
-  auto emit = [&](OpBuilder &b, Location loc, Value out, OpFoldResult r0,
-                  OpFoldResult rn, ArrayRef<Segment> segments) -> Value {
+  auto emit = [&](OpBuilder &b, Location loc, Value out, OpFoldResult outRow0,
+                  OpFoldResult r0, OpFoldResult rn,
+                  ArrayRef<Segment> segments) -> Value {
     // The block of rows of the result, [lead..., rn, N].
-    Slice rowsOut = sliceOf(b, lead, r0, rn, b.getIndexAttr(0), n);
+    Slice rowsOut = sliceOf(b, lead, outRow0, rn, b.getIndexAttr(0), n);
     Value acc = extract(b, loc, out, rowsOut);
     for (const Segment &segment : segments) {
       Value lhsSlice = extract(

@@ -6,22 +6,25 @@
 // are lowered block by block: per block of 64 rows, the max/exp/sum and the
 // contraction cover only the key blocks that are not M.
 
-// A causal band (Sq = Sk = 200): the three full blocks of rows loop over a
-// constant table of key ranges (lo, vlo, vhi, hi) per block and contract
-// over keys [lo, hi) only; the last block (8 rows) is unrolled with its
-// static range.
+// A causal band (Sq = Sk = 200): the three full blocks of rows are the
+// iterations of an scf.forall that reads, from a constant table, the block's
+// first row and its key ranges (lo, vlo, vhi, hi), in the order first, last,
+// second, ... (balanced chunks), and contracts over keys [lo, hi) only; the
+// last block (8 rows) is unrolled with its static range.
 // CHECK-LABEL: func.func @matmul_causal
 // CHECK: %[[OUT:.*]] = linalg.fill {{.*}} -> tensor<2x200x16xf32>
-// CHECK: %[[RANGES:.*]] = arith.constant dense<{{\[}}[0, 0, 0, 64], [0, 0, 64, 128], [0, 0, 128, 192]]> : tensor<3x4xi64>
-// CHECK: scf.for %[[QB:.*]] = %{{.*}} to %c3 step %{{.*}} iter_args(%[[ACC:.*]] = %[[OUT]])
-// CHECK:   %[[R0:.*]] = arith.muli %[[QB]], %c64
-// CHECK:   %[[LO64:.*]] = tensor.extract %[[RANGES]][%[[QB]], %{{.*}}]
+// CHECK: %[[RANGES:.*]] = arith.constant dense<{{\[}}[0, 0, 0, 0, 64], [128, 0, 0, 128, 192], [64, 0, 0, 64, 128]]> : tensor<3x5xi64>
+// CHECK: scf.forall (%[[I:.*]]) in (3) shared_outs(%[[ACC:.*]] = %[[OUT]])
+// CHECK:   %[[R064:.*]] = tensor.extract %[[RANGES]][%[[I]], %{{.*}}]
+// CHECK:   %[[R0:.*]] = arith.index_cast %[[R064]]
+// CHECK:   %[[LO64:.*]] = tensor.extract %[[RANGES]][%[[I]], %{{.*}}]
 // CHECK:   %[[LO:.*]] = arith.index_cast %[[LO64]]
 // CHECK:   %[[K:.*]] = arith.subi %{{.*}}, %[[LO]]
-// CHECK:   %[[C:.*]] = tensor.extract_slice %[[ACC]][0, %[[R0]], 0] [2, 64, 16]
+// CHECK:   %[[ROWS:.*]] = tensor.extract_slice %[[ACC]][0, %[[R0]], 0] [2, 64, 16]
 // CHECK:   %[[A:.*]] = tensor.extract_slice %arg0[0, %[[R0]], %[[LO]]] [2, 64, %[[K]]]
 // CHECK:   %[[B:.*]] = tensor.extract_slice %arg1[0, %[[LO]], 0] [2, %[[K]], 16]
-// CHECK:   linalg.batch_matmul ins(%[[A]], %[[B]] : tensor<2x64x?xf32>, tensor<2x?x16xf32>) outs(%[[C]] : tensor<2x64x16xf32>)
+// CHECK:   linalg.batch_matmul ins(%[[A]], %[[B]] : tensor<2x64x?xf32>, tensor<2x?x16xf32>)
+// CHECK:   tensor.parallel_insert_slice %{{.*}} into %[[ACC]][0, %[[R0]], 0] [2, 64, 16]
 // CHECK: tensor.extract_slice %arg0[0, 192, 0] [2, 8, 200]
 // CHECK: tensor.extract_slice %arg1[0, 0, 0] [2, 200, 16]
 // CHECK: linalg.batch_matmul
@@ -36,8 +39,8 @@ func.func @matmul_causal(%p: tensor<2x200x200xf32>, %v: tensor<2x200x16xf32>) ->
 // blocks (keys [64, 256) for the last one); its masked / visible / masked
 // parts are (lo, vlo), (vlo, vhi), (vhi, hi).
 // CHECK-LABEL: func.func @matmul_window
-// CHECK: arith.constant dense<{{\[}}[0, 0, 0, 64], [0, 0, 64, 128], [0, 64, 128, 192], [64, 128, 192, 256]]> : tensor<4x4xi64>
-// CHECK: scf.for
+// CHECK: arith.constant dense<{{\[}}[0, 0, 0, 0, 64], [192, 64, 128, 192, 256], [64, 0, 0, 64, 128], [128, 0, 64, 128, 192]]> : tensor<4x5xi64>
+// CHECK: scf.forall
 // CHECK:   linalg.matmul
 // CHECK-NOT: linalg.matmul
 // CHECK: return
@@ -68,8 +71,8 @@ func.func @matmul_gaps(%p: tensor<100x150xf32>, %v: tensor<16x150xf32>) -> tenso
 // suffix add the mask, the visible middle does not; one exp per part.
 // CHECK-LABEL: func.func @softmax_band
 // CHECK: %[[OUT:.*]] = linalg.fill {{.*}} -> tensor<192x192xf32>
-// CHECK: arith.constant dense<{{\[}}[0, 0, 0, 64], [0, 0, 64, 128], [0, 64, 128, 192]]> : tensor<3x4xi64>
-// CHECK: scf.for
+// CHECK: arith.constant dense<{{\[}}[0, 0, 0, 0, 64], [128, 0, 64, 128, 192], [64, 0, 0, 64, 128]]> : tensor<3x5xi64>
+// CHECK: scf.forall
 // CHECK-DAG: %[[X0:.*]] = tensor.extract_slice %arg0[%[[R0:.*]], %[[LO:.*]]] [64, %{{.*}}]
 // CHECK-DAG: %[[M0:.*]] = tensor.extract_slice %arg1[%[[R0]], %[[LO]]] [64, %{{.*}}]
 // CHECK-DAG: %[[X1:.*]] = tensor.extract_slice %arg0[%[[R0]], %[[VLO:.*]]] [64, %{{.*}}]
@@ -91,7 +94,7 @@ func.func @softmax_band(%x: tensor<192x192xf32>, %m: tensor<192x192xf32>) -> ten
 // the fully masked second block of rows compute no exp: two exps in all.
 // CHECK-LABEL: func.func @softmax_gaps
 // CHECK: %[[OUT:.*]] = linalg.fill {{.*}} -> tensor<128x150xf32>
-// CHECK-NOT: scf.for
+// CHECK-NOT: scf.forall
 // CHECK-DAG: %[[XV:.*]] = tensor.extract_slice %arg0[0, 0] [64, 64]
 // CHECK-DAG: %[[XP:.*]] = tensor.extract_slice %arg0[0, 128] [64, 22]
 // CHECK-DAG: %[[MP:.*]] = tensor.extract_slice %arg1[0, 128] [64, 22]
@@ -117,10 +120,10 @@ func.func @softmax_gaps(%x: tensor<128x150xf32>, %m: tensor<128x150xf32>) -> ten
 // blocks above the diagonal in both ops. At -O1 (no sparsity analysis) the
 // chain keeps one whole-tensor contraction.
 // PIPE-LABEL: func.func @chain
-// PIPE: arith.constant dense<{{\[}}[0, 0, 0, 64], [0, 0, 64, 128]]> : tensor<2x4xi64>
-// PIPE: scf.for
+// PIPE: arith.constant dense<{{\[}}[0, 0, 0, 0, 64], [64, 0, 0, 64, 128]]> : tensor<2x5xi64>
+// PIPE: scf.forall
 // PIPE-COUNT-3: math.exp
-// PIPE: scf.for
+// PIPE: scf.forall
 // PIPE: linalg.batch_matmul ins({{.*}} : tensor<2x64x?xf32>, tensor<2x?x16xf32>)
 // PIPE-NOT: linalg.batch_matmul
 // PIPE: return
