@@ -183,7 +183,9 @@ def TransformerMaskSparsityPass : Pass<"transformer-mask-sparsity"> {
     ```
 
     The flash kernel (`--transformer-cpu-flash-attention`) never computes
-    `M` blocks and applies no mask in `V` blocks. A malformed
+    `M` blocks and applies no mask in `V` blocks; nor do the masked_softmax
+    and P @ V of chains that were not fused into one attention
+    (`--transformer-cpu-sparse-chains`). A malformed
     `transformer.mask_blocks` attribute already in the input is an error.
   }];
 }
