@@ -77,6 +77,8 @@ void transformer::buildTransformerToLinalgPipeline(
     TransformerCPUFlashAttentionPassOptions flash;
     flash.threads = getEffectiveThreads(opts);
     pm.addPass(createTransformerCPUFlashAttentionPass(flash));
+    // Unfused chains: masked_softmax and P @ V skip their masked blocks.
+    pm.addPass(createTransformerCPUSparseChainsPass());
   }
   pm.addPass(createConvertTransformerToLinalgPass());
   // Element-wise arith/math ops on tensors, which programs may mix with the

@@ -198,9 +198,42 @@ def TransformerMaskSparsityPass : Pass<"transformer-mask-sparsity"> {
     ```
 
     The flash kernel (`--transformer-cpu-flash-attention`) never computes
-    `M` blocks and applies no mask in `V` blocks. A malformed
+    `M` blocks and applies no mask in `V` blocks; nor do the masked_softmax
+    and P @ V of chains that were not fused into one attention
+    (`--transformer-cpu-sparse-chains`). A malformed
     `transformer.mask_blocks` attribute already in the input is an error.
   }];
+}
+
+def TransformerCPUSparseChainsPass : Pass<"transformer-cpu-sparse-chains"> {
+  let summary = "Skip the fully masked blocks of unfused attention chains";
+  let description = [{
+    Lowers the `masked_softmax` and `matmul` ops that carry a
+    `transformer.mask_blocks` table (`--transformer-mask-sparsity`) block by
+    block, for attention chains that were not fused into one `attention`:
+
+    - `masked_softmax`: per block of 64 rows, the max, exp and sum run over
+      the runs of `V` and `P` key blocks only, the mask is added in `P` runs
+      only, `M` blocks are zeros (never computed); rows whose blocks are all
+      `M` are fully masked and give zeros.
+    - `matmul` (masked probabilities @ values): per block of 64 rows, one
+      contraction per run of non-`M` key blocks on slices of both operands
+      (one for a causal or window band); `M` blocks are neither loaded nor
+      multiplied.
+
+    Row blocks are unrolled at compile time, so every slice is static and
+    takes the usual row vectorization and contraction schedule. Other ops
+    carrying the table are left to `--lower-transformer`. A malformed table,
+    or one that does not tile the op's static last two dimensions (or a
+    masked_softmax mask that is not of those dimensions), is an error.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def TransformerCPUVectorizeRowsPass
