@@ -17,6 +17,7 @@
 #include "Transformer/Runner/HostMemory.h"
 #include "Transformer/Runner/Npy.h"
 #include "Transformer/Runner/Parameters.h"
+#include "Transformer/Runner/ThreadPolicy.h"
 #include "Transformer/Runner/Values.h"
 #include "Transformer/Support/InputLimits.h"
 #include "Transformer/Support/ToolInfo.h"
@@ -423,8 +424,10 @@ int run() {
 } // namespace
 
 int main(int argc, char **argv) {
-  // Before any thread exists: see HostMemory.h.
+  // Before any thread exists and before libomp is loaded: see HostMemory.h
+  // and ThreadPolicy.h.
   runner::keepFreedMemoryForReuse();
+  runner::setDefaultThreadWaitPolicy();
   llvm::InitLLVM init(argc, argv);
   transformer::installToolInfo("transformer-run");
   llvm::InitializeNativeTarget();
