@@ -478,6 +478,8 @@ private:
         createFunction("decode", {tensorOf({kDyn, 1}, i64), i64, cacheType()},
                        {"tokens", "pos", "kv_cache"},
                        {tensorOf({kDyn, cfg.vocabSize}), cacheType()}, w);
+    // The step writes the cache in place and returns it uncopied.
+    func.setArgAttr(2, "transformer.in_place", b.getUnitAttr());
     Location l = loc("decode");
     Value index = nonNegativeIndex(l, func.getArgument(1),
                                    "gpt2: negative decode position");

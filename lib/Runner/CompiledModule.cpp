@@ -31,6 +31,7 @@
 #include <csetjmp>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <set>
 
 using namespace mlir;
@@ -242,6 +243,8 @@ CompiledModule::invoke(llvm::StringRef entry, const EntrySignature &signature,
   size_t next = 0;
   auto slot = [&]() { return &storage[next++]; };
   std::set<const void *> inputBuffers;
+  // The tensor passed for each buffer argument, by its data pointer.
+  std::map<const void *, const HostTensor *> inputTensors;
 
   for (auto [sig, input] : llvm::zip(signature.arguments, inputs)) {
     if (sig.isScalar) {
@@ -252,6 +255,7 @@ CompiledModule::invoke(llvm::StringRef entry, const EntrySignature &signature,
     }
     void *data = input->getData();
     inputBuffers.insert(data);
+    inputTensors.emplace(data, input);
     for (int i = 0; i < 2; ++i) {
       int64_t *s = slot();
       std::memcpy(s, &data, sizeof(void *));
@@ -329,6 +333,18 @@ CompiledModule::invoke(llvm::StringRef entry, const EntrySignature &signature,
     size_t elemSize = elementSize(sig.elementType);
     char *start = static_cast<char *>(aligned) + elemOffset * elemSize;
     bool isInput = inputBuffers.count(allocated);
+    // An argument written in place and returned as it is (an argument marked
+    // transformer.in_place): the result shares the input's storage.
+    if (isInput && start == allocated && isRowMajor(sizes, strides)) {
+      const HostTensor *input = inputTensors[allocated];
+      if (input->getElementType() == sig.elementType &&
+          llvm::equal(input->getShape(), sizes)) {
+        if (std::optional<HostTensor> shared = input->shareData()) {
+          results.push_back(std::move(*shared));
+          continue;
+        }
+      }
+    }
     if (!isInput && allocated && !adopted.count(allocated) &&
         isRowMajor(sizes, strides)) {
       adopted.insert(allocated);

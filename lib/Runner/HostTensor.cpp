@@ -148,3 +148,11 @@ std::string HostTensor::getTypeString() const {
     str += std::to_string(dim) + "x";
   return str + elementTypeName(type).str();
 }
+
+std::optional<HostTensor> HostTensor::shareData() const {
+  if (!owner)
+    return std::nullopt;
+  HostTensor shared = wrap(type, shape, data, owner);
+  shared.scalar = scalar;
+  return shared;
+}

@@ -67,6 +67,11 @@ public:
   /// Tensors are moved, never copied: a copy would silently share the data.
   HostTensor(const HostTensor &) = delete;
   HostTensor &operator=(const HostTensor &) = delete;
+  /// A tensor on the same data, which it keeps alive, when this one owns its
+  /// data; std::nullopt otherwise. For a result that is an argument the
+  /// compiled code wrote in place (`transformer.in_place`): sharing is then
+  /// what the program asked for.
+  std::optional<HostTensor> shareData() const;
 
   ElementType getElementType() const { return type; }
   llvm::ArrayRef<int64_t> getShape() const { return shape; }

@@ -17,6 +17,11 @@
 
 namespace mlir::transformer {
 
+/// The unit argument attribute of a function that writes the argument's
+/// buffer in place and returns it uncopied
+/// (--transformer-return-in-place-arguments).
+inline constexpr llvm::StringLiteral kInPlaceAttrName = "transformer.in_place";
+
 #define GEN_PASS_DECL
 #include "Transformer/Transforms/Passes.h.inc"
 

@@ -131,6 +131,26 @@ def TransformerReshapeMultiDynamicExpandsPass
                            "::mlir::tensor::TensorDialect"];
 }
 
+def TransformerReturnInPlaceArgumentsPass
+    : Pass<"transformer-return-in-place-arguments", "::mlir::ModuleOp"> {
+  let summary = "Return an argument marked transformer.in_place without a copy";
+  let description = [{
+    Runs after the buffer deallocation pipeline. A public function returns
+    buffers its caller owns, so a returned buffer that is one of the
+    function's arguments is cloned (`bufferization.clone`, later alloc +
+    copy): for a GPT-2 `@decode` step that is a copy of the whole KV cache
+    per token. An argument with the unit attribute `transformer.in_place`
+    opts out: the function writes that argument's buffer in place, and a
+    clone of it that is only returned is replaced by the argument itself, so
+    the result aliases the argument (transformer-run hands the caller the
+    input's storage as the result; a C caller must not free it twice).
+
+    ```mlir
+    func.func @decode(..., %cache: tensor<...> {transformer.in_place}) -> (..., tensor<...>)
+    ```
+  }];
+}
+
 def TransformerOutlineKernelsPass
     : Pass<"transformer-outline-kernels", "::mlir::ModuleOp"> {
   let summary = "Move compute groups into kernel functions, one per distinct kernel";

@@ -174,6 +174,9 @@ void transformer::buildLinalgToLLVMPipeline(
   // Returned buffers are owned by the caller: ones that alias an argument or
   // a constant are cloned, and the clones become alloc + copy.
   bufferization::buildBufferDeallocationPipeline(pm);
+  // ... except arguments marked transformer.in_place (a decode step's KV
+  // cache), returned as they are.
+  pm.addPass(createTransformerReturnInPlaceArgumentsPass());
   pm.addPass(createConvertBufferizationToMemRefPass());
 
   // Strided copies would call the memrefCopy runtime function otherwise.
