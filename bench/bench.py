@@ -13,9 +13,11 @@ Usage (bench/run.sh installs the baselines and builds first):
 """
 
 import argparse
+import atexit
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -162,6 +164,8 @@ def main():
         sys.exit("Error: the FMA peak probe failed to compile or run")
 
     workdir = tempfile.mkdtemp(prefix="transformer-bench-")
+    # The inputs and outputs of a full run take about 550 MB.
+    atexit.register(shutil.rmtree, workdir, True)
     index = {}
     for n, w in enumerate(suite):
         wid = "w%02d" % n

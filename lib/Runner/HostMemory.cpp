@@ -23,3 +23,9 @@ bool mlir::transformer::runner::keepFreedMemoryForReuse() {
   return false;
 #endif
 }
+
+void mlir::transformer::runner::releaseFreedMemory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}

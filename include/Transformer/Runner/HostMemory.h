@@ -21,6 +21,11 @@ namespace mlir::transformer::runner {
 /// library offers no such control (the call then changes nothing).
 bool keepFreedMemoryForReuse();
 
+/// Returns the memory freed so far to the system (glibc's malloc_trim): the
+/// compiler's working memory, once the code is compiled, so that it does not
+/// stay resident beside the program's own buffers.
+void releaseFreedMemory();
+
 } // namespace mlir::transformer::runner
 
 #endif // TRANSFORMER_RUNNER_HOSTMEMORY_H
