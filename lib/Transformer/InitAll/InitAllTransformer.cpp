@@ -29,6 +29,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -56,6 +57,8 @@ void transformer::registerTransformerPipelineDependencies(
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  // Vector code written on tensors (the contraction prep's dot-product form).
+  vector::registerBufferizableOpInterfaceExternalModels(registry);
 
   // The ownership-based buffer deallocation pipeline.
   arith::registerBufferDeallocationOpInterfaceExternalModels(registry);
