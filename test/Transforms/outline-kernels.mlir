@@ -226,3 +226,38 @@ func.func @reshaped_init(%a: tensor<1x8x4xf32>, %b: tensor<4x16xf32>, %c: tensor
   %0 = linalg.matmul ins(%a2, %b : tensor<8x4xf32>, tensor<4x16xf32>) outs(%c2 : tensor<8x16xf32>) -> tensor<8x16xf32>
   return %0 : tensor<8x16xf32>
 }
+
+// -----
+
+// An op marked transformer.kernel_root (the contraction prep's few-rows forms,
+// vector code on tensors) is a kernel of its own with everything it holds,
+// values it uses from above becoming arguments; equal roots share a kernel.
+// CHECK-LABEL: func.func private @roots_kernel(
+// CHECK-SAME:    %{{.*}}: tensor<8xf32>, %{{.*}}: tensor<8xf32>, %{{.*}}: f32) -> tensor<8xf32>
+// CHECK:         scf.forall
+// CHECK:           tensor.extract
+// CHECK:         } {transformer.kernel_root}
+// CHECK-NOT:   func.func private @roots_kernel
+// CHECK-LABEL: func.func @roots(
+// CHECK:         %[[A:.*]] = call @roots_kernel(
+// CHECK:         %[[B:.*]] = call @roots_kernel(
+// CHECK:         return %[[A]], %[[B]]
+func.func @roots(%x: tensor<8xf32>, %y: tensor<8xf32>, %s: f32) -> (tensor<8xf32>, tensor<8xf32>) {
+  %0 = scf.forall (%i) in (8) shared_outs(%o = %x) -> (tensor<8xf32>) {
+    %v = tensor.extract %y[%i] : tensor<8xf32>
+    %w = arith.addf %v, %s : f32
+    %t = tensor.from_elements %w : tensor<1xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %t into %o[%i] [1] [1] : tensor<1xf32> into tensor<8xf32>
+    }
+  } {transformer.kernel_root}
+  %1 = scf.forall (%i) in (8) shared_outs(%o = %y) -> (tensor<8xf32>) {
+    %v = tensor.extract %x[%i] : tensor<8xf32>
+    %w = arith.addf %v, %s : f32
+    %t = tensor.from_elements %w : tensor<1xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %t into %o[%i] [1] [1] : tensor<1xf32> into tensor<8xf32>
+    }
+  } {transformer.kernel_root}
+  return %0, %1 : tensor<8xf32>, tensor<8xf32>
+}

@@ -18,6 +18,9 @@
 // CHECK: PASS @dynamic_batched: result[0] 2x9x37
 // CHECK: PASS @linear: result[0] 2x21x67
 // CHECK: PASS @odd: result[0] 37x53
+// CHECK: PASS @row_dynamic_few: result[0] 2x320
+// CHECK: PASS @row_dynamic_many: result[0] 5x320
+// CHECK: PASS @row_linear_bias: result[0] 1x1x128
 // CHECK: PASS @transpose_b: result[0] 41x35
 
 // PY: def case_batched(rng):
@@ -81,6 +84,37 @@ func.func @dot_dynamic_many(%a: tensor<?x48xf32>, %b: tensor<?x48xf32>) -> tenso
 func.func @dot_linear(%x: tensor<1x1x64xf32>, %w: tensor<70x64xf32>, %b: tensor<70xf32>) -> tensor<1x1x70xf32> {
   %0 = transformer.linear %x, %w, %b : tensor<1x1x64xf32>, tensor<70x64xf32>, tensor<70xf32> -> tensor<1x1x70xf32>
   return %0 : tensor<1x1x70xf32>
+}
+
+// One to three rows by B indexed (k, n), n a multiple of 64: the row form
+// (lib/Codegen/CPU/DotKernel.cpp), 320 columns = one task of 256 and one of
+// 64; with a dynamic number of rows chosen at run time (2 rows: row form; 5:
+// the register tiles).
+// PY: def case_row_dynamic_few(rng):
+// PY:     a, b = rng.standard_normal((2, 70), np.float32), rng.standard_normal((70, 320), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b)]
+func.func @row_dynamic_few(%a: tensor<?x70xf32>, %b: tensor<70x320xf32>) -> tensor<?x320xf32> {
+  %0 = transformer.matmul %a, %b : tensor<?x70xf32>, tensor<70x320xf32> -> tensor<?x320xf32>
+  return %0 : tensor<?x320xf32>
+}
+
+// PY: def case_row_dynamic_many(rng):
+// PY:     a, b = rng.standard_normal((5, 70), np.float32), rng.standard_normal((70, 320), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b)]
+func.func @row_dynamic_many(%a: tensor<?x70xf32>, %b: tensor<70x320xf32>) -> tensor<?x320xf32> {
+  %0 = transformer.matmul %a, %b : tensor<?x70xf32>, tensor<70x320xf32> -> tensor<?x320xf32>
+  return %0 : tensor<?x320xf32>
+}
+
+// A decode step's Conv1D-layout projection (x @ W + b, W in x out) with one
+// static row: the bias is the accumulator's initial value.
+// PY: def case_row_linear_bias(rng):
+// PY:     x, w, b = rng.standard_normal((1, 1, 48), np.float32), rng.standard_normal((48, 128), np.float32), rng.standard_normal((128,), np.float32)
+// PY:     return [x, w, b], [ref.matmul(x, w) + b]
+func.func @row_linear_bias(%x: tensor<1x1x48xf32>, %w: tensor<48x128xf32>, %b: tensor<128xf32>) -> tensor<1x1x128xf32> {
+  %0 = transformer.matmul %x, %w : tensor<1x1x48xf32>, tensor<48x128xf32> -> tensor<1x1x128xf32>
+  %1 = transformer.add %0, %b : tensor<1x1x128xf32>, tensor<128xf32> -> tensor<1x1x128xf32>
+  return %1 : tensor<1x1x128xf32>
 }
 
 // PY: def case_dynamic(rng):

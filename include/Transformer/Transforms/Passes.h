@@ -22,6 +22,12 @@ namespace mlir::transformer {
 /// (--transformer-return-in-place-arguments).
 inline constexpr llvm::StringLiteral kInPlaceAttrName = "transformer.in_place";
 
+/// A unit attribute on an op that --transformer-outline-kernels outlines as
+/// a kernel of its own, with everything nested in it (vector code written on
+/// tensors, such as the contraction prep's few-rows forms).
+inline constexpr llvm::StringLiteral kKernelRootAttrName =
+    "transformer.kernel_root";
+
 #define GEN_PASS_DECL
 #include "Transformer/Transforms/Passes.h.inc"
 

@@ -160,7 +160,11 @@ def TransformerOutlineKernelsPass
     group with a `func.call`. Functions that are structurally equal (same
     ops, types and attributes: `OperationEquivalence`) are created once, so
     the layers of a model share their kernels and LLVM compiles each one
-    once, as IREE deduplicates its dispatches.
+    once, as IREE deduplicates its dispatches. An op marked with
+    the unit attribute `transformer.kernel_root` (vector code written on
+    tensors, such as the contraction prep's few-rows forms) is a kernel of
+    its own, with everything nested in it; the values it uses from above
+    become arguments.
 
     A group is one linalg op, or a contraction (`linalg::isaContractionOpInterface`)
     with the chain of element-wise ops that only it feeds (bias, activation,

@@ -21,23 +21,19 @@ constexpr int64_t kLanes = 16;
 constexpr int64_t kColumns = 8;
 /// Columns per task of the threads.
 constexpr int64_t kColumnsPerTask = 256;
+/// Columns of the row form's register tile: 4 vectors of 16.
+constexpr int64_t kRowTileColumns = 64;
 } // namespace
 
-bool transformer::isDotForm(linalg::LinalgOp op) {
+namespace {
+/// Whether `op` (one result, two inputs, f32) computes `acc + a * b`.
+bool isF32MulAdd(linalg::LinalgOp op) {
   if (op.getNumLoops() != 3 || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics())
     return false;
   for (Value operand : op->getOperands())
     if (!getElementTypeOrSelf(operand.getType()).isF32())
       return false;
-  MLIRContext *ctx = op.getContext();
-  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
-             k = getAffineDimExpr(2, ctx);
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (maps[0] != AffineMap::get(3, 0, {m, k}, ctx) ||
-      maps[1] != AffineMap::get(3, 0, {n, k}, ctx) ||
-      maps[2] != AffineMap::get(3, 0, {m, n}, ctx))
-    return false;
   // The body must be the plain multiply-accumulate.
   Block *body = op.getBlock();
   auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
@@ -58,8 +54,38 @@ bool transformer::isDotForm(linalg::LinalgOp op) {
         (mul.getLhs() == body->getArgument(1) &&
          mul.getRhs() == body->getArgument(0))))
     return false;
+  return true;
+}
+} // namespace
+
+bool transformer::isDotForm(linalg::LinalgOp op) {
+  if (!isF32MulAdd(op))
+    return false;
+  MLIRContext *ctx = op.getContext();
+  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+             k = getAffineDimExpr(2, ctx);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (maps[0] != AffineMap::get(3, 0, {m, k}, ctx) ||
+      maps[1] != AffineMap::get(3, 0, {n, k}, ctx) ||
+      maps[2] != AffineMap::get(3, 0, {m, n}, ctx))
+    return false;
   int64_t size = op.getStaticLoopRanges()[2];
   return !ShapedType::isDynamic(size) && size % kLanes == 0;
+}
+
+bool transformer::isRowForm(linalg::LinalgOp op) {
+  if (!isF32MulAdd(op))
+    return false;
+  MLIRContext *ctx = op.getContext();
+  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+             k = getAffineDimExpr(2, ctx);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (maps[0] != AffineMap::get(3, 0, {m, k}, ctx) ||
+      maps[1] != AffineMap::get(3, 0, {k, n}, ctx) ||
+      maps[2] != AffineMap::get(3, 0, {m, n}, ctx))
+    return false;
+  int64_t size = op.getStaticLoopRanges()[1];
+  return !ShapedType::isDynamic(size) && size % kRowTileColumns == 0;
 }
 
 Value transformer::buildDotKernel(OpBuilder &b, linalg::LinalgOp op) {
@@ -187,5 +213,99 @@ Value transformer::buildDotKernel(OpBuilder &b, linalg::LinalgOp op) {
     tensor::ParallelInsertSliceOp::create(fb, loc, rest.getResult(0), out,
                                           offsets, sizes, strides);
   }
+  return forall.getResult(0);
+}
+
+Value transformer::buildRowKernel(OpBuilder &b, linalg::LinalgOp op) {
+  Location loc = op.getLoc();
+  Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
+  Value acc = op.getDpsInits()[0];
+  Type f32 = b.getF32Type();
+  auto lanesType = VectorType::get({kLanes}, f32);
+  constexpr int64_t vectors = kRowTileColumns / kLanes;
+  auto index = [&](OpBuilder &nb, int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(nb, loc, value);
+  };
+  Value c0 = index(b, 0), c1 = index(b, 1);
+  Value rows = tensor::DimOp::create(b, loc, acc, 0);
+  Value columns = tensor::DimOp::create(b, loc, acc, 1);
+  Value depth = tensor::DimOp::create(b, loc, lhs, 1);
+  Value padding = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  SmallVector<bool> inBounds = {true};
+  MLIRContext *ctx = b.getContext();
+  AffineExpr s0 = getAffineSymbolExpr(0, ctx);
+  Value tasks = affine::AffineApplyOp::create(
+      b, loc, AffineMap::get(0, 1, s0.ceilDiv(kColumnsPerTask)),
+      ValueRange{columns});
+  auto forall = scf::ForallOp::create(b, loc, ArrayRef<OpFoldResult>{tasks},
+                                      ValueRange{acc}, std::nullopt);
+  OpBuilder fb(forall.getTerminator());
+  Value task = forall.getInductionVar(0);
+  Value out = forall.getRegionIterArgs()[0];
+  AffineExpr t = getAffineDimExpr(0, ctx);
+  Value first = affine::AffineApplyOp::create(
+      fb, loc, AffineMap::get(1, 0, t * kColumnsPerTask), task);
+  // A multiple of kRowTileColumns: the columns are (isRowForm).
+  Value count = affine::AffineMinOp::create(
+      fb, loc,
+      AffineMap::get(1, 1,
+                     {getAffineConstantExpr(kColumnsPerTask, ctx),
+                      s0 - t * kColumnsPerTask},
+                     ctx),
+      ValueRange{task, columns});
+  SmallVector<OpFoldResult> offsets = {fb.getIndexAttr(0), first};
+  SmallVector<OpFoldResult> sizes = {rows, count};
+  SmallVector<OpFoldResult> strides = {fb.getIndexAttr(1), fb.getIndexAttr(1)};
+  Value block =
+      tensor::ExtractSliceOp::create(fb, loc, out, offsets, sizes, strides);
+  // For 64 columns and one row of A: 4 accumulators (C's values) along k, each
+  // step one broadcast of A and 4 contiguous loads of B's row k.
+  auto tiles = scf::ForOp::create(
+      fb, loc, c0, count, index(fb, kRowTileColumns), ValueRange{block},
+      [&](OpBuilder &tb, Location, Value tile, ValueRange tileArgs) {
+        Value column = arith::AddIOp::create(tb, loc, first, tile);
+        auto perRow = scf::ForOp::create(
+            tb, loc, c0, rows, c1, tileArgs,
+            [&](OpBuilder &rb, Location, Value row, ValueRange rowArgs) {
+              SmallVector<Value> init, at;
+              for (int64_t i = 0; i < vectors; ++i) {
+                at.push_back(arith::AddIOp::create(rb, loc, tile,
+                                                   index(rb, i * kLanes)));
+                init.push_back(vector::TransferReadOp::create(
+                    rb, loc, lanesType, rowArgs[0], ValueRange{row, at.back()},
+                    padding, inBounds));
+              }
+              auto sums = scf::ForOp::create(
+                  rb, loc, c0, depth, c1, init,
+                  [&](OpBuilder &kb, Location, Value k, ValueRange partial) {
+                    Value a = tensor::ExtractOp::create(kb, loc, lhs,
+                                                        ValueRange{row, k});
+                    Value splat =
+                        vector::BroadcastOp::create(kb, loc, lanesType, a);
+                    SmallVector<Value> next;
+                    for (int64_t i = 0; i < vectors; ++i) {
+                      Value n = arith::AddIOp::create(kb, loc, column,
+                                                      index(kb, i * kLanes));
+                      Value bRow = vector::TransferReadOp::create(
+                          kb, loc, lanesType, rhs, ValueRange{k, n}, padding,
+                          inBounds);
+                      next.push_back(vector::FMAOp::create(kb, loc, splat, bRow,
+                                                           partial[i]));
+                    }
+                    scf::YieldOp::create(kb, loc, next);
+                  });
+              Value written = rowArgs[0];
+              for (int64_t i = 0; i < vectors; ++i)
+                written = vector::TransferWriteOp::create(
+                              rb, loc, sums.getResult(i), written,
+                              ValueRange{row, at[i]}, inBounds)
+                              .getResult();
+              scf::YieldOp::create(rb, loc, written);
+            });
+        scf::YieldOp::create(tb, loc, perRow.getResults());
+      });
+  fb.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(fb, loc, tiles.getResult(0), out,
+                                        offsets, sizes, strides);
   return forall.getResult(0);
 }

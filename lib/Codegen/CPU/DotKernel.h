@@ -14,6 +14,10 @@ namespace mlir::transformer {
 
 /// Contractions with at most this many rows (m) take the dot-product form.
 constexpr int64_t kDotMaxRows = 16;
+/// ... or the row form, which reads B's 64-column tile again for every row
+/// (from L2): on 768 x 2304, 1 row 0.05 ms against 0.16 for the register
+/// tiles, 2 rows 0.09, 4 rows 0.16 (even), 8 rows 0.34 against 0.19.
+constexpr int64_t kRowMaxRows = 3;
 
 /// Whether `op` is C[m, n] += A[m, k] * B[n, k] on f32 tensors with a static
 /// k that is a multiple of 16.
@@ -26,6 +30,18 @@ bool isDotForm(linalg::LinalgOp op);
 /// 8 horizontal sums. B is read once, with no transposed copy: for one row of
 /// A (a decode step) such a copy would cost twice the product itself.
 Value buildDotKernel(OpBuilder &b, linalg::LinalgOp op);
+
+/// Whether `op` is C[m, n] += A[m, k] * B[k, n] on f32 tensors with a static
+/// n that is a multiple of 64 (a decode step's `linear` in the Conv1D layout
+/// of GPT-2's weights).
+bool isRowForm(linalg::LinalgOp op);
+
+/// Builds C[m, n] += A[m, k] * B[k, n] for `op` (isRowForm) as vector code on
+/// tensors: blocks of 256 columns over the threads; for 64 columns and one
+/// row of A, 4 accumulators along k, each step a broadcast of A[m, k] and 4
+/// contiguous loads of B's row k. The contraction schedule's 8 x 32 register
+/// tile would pad one row to 8 and do 8 times the FMAs.
+Value buildRowKernel(OpBuilder &b, linalg::LinalgOp op);
 
 } // namespace mlir::transformer
 

@@ -9,6 +9,7 @@
 #include "Transformer/Codegen/CPU/Passes.h"
 
 #include "DotKernel.h"
+#include "Transformer/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -158,20 +159,34 @@ Value transposeRhs(RewriterBase &rewriter, linalg::LinalgOp op,
   return transpose->getResult(0);
 }
 
-/// For a dynamic number of rows: `scf.if` (rows <= kDotMaxRows) the
-/// dot-product form, else a clone of `op`, which is returned for the usual
+/// The few-rows form `build` makes of `op`, marked as a kernel of its own
+/// for --transformer-outline-kernels (shared by every layer; the register
+/// tile path keeps its pads in the caller, which its hoisting needs).
+Value buildFewRowsKernel(
+    OpBuilder &b, linalg::LinalgOp op,
+    function_ref<Value(OpBuilder &, linalg::LinalgOp)> build) {
+  Value result = build(b, op);
+  result.getDefiningOp()->setAttr(kKernelRootAttrName, b.getUnitAttr());
+  return result;
+}
+
+/// For a dynamic number of rows: `scf.if` (rows <= maxRows) the few-rows
+/// form `build` makes, else a clone of `op`, which is returned for the usual
 /// preparation.
-linalg::LinalgOp splitOnRowCount(RewriterBase &rewriter, linalg::LinalgOp op) {
+linalg::LinalgOp
+splitOnRowCount(RewriterBase &rewriter, linalg::LinalgOp op, int64_t maxRows,
+                function_ref<Value(OpBuilder &, linalg::LinalgOp)> build) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   Value rows = tensor::DimOp::create(rewriter, loc, op.getDpsInputs()[0], 0);
-  Value limit = arith::ConstantIndexOp::create(rewriter, loc, kDotMaxRows);
+  Value limit = arith::ConstantIndexOp::create(rewriter, loc, maxRows);
   Value few = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ule,
                                     rows, limit);
   auto branch = scf::IfOp::create(rewriter, loc, op->getResultTypes(), few,
                                   /*addThenBlock=*/true, /*addElseBlock=*/true);
+
   rewriter.setInsertionPointToStart(branch.thenBlock());
-  scf::YieldOp::create(rewriter, loc, buildDotKernel(rewriter, op));
+  scf::YieldOp::create(rewriter, loc, buildFewRowsKernel(rewriter, op, build));
   rewriter.setInsertionPointToStart(branch.elseBlock());
   Operation *clone = rewriter.clone(*op);
   scf::YieldOp::create(rewriter, loc, clone->getResults());
@@ -224,15 +239,27 @@ struct PrepareContractionsPass
       }
       // Few rows and B indexed (n, k): the dot-product form. With a dynamic
       // number of rows, the choice is made at run time.
+      // Few rows: the dot-product form (B indexed (n, k)) or the row form
+      // (B indexed (k, n)). With a dynamic number of rows, the choice is made
+      // at run time.
+      function_ref<Value(OpBuilder &, linalg::LinalgOp)> fewRows = nullptr;
+      int64_t maxRows = 0;
       if (isDotForm(op)) {
+        fewRows = buildDotKernel;
+        maxRows = kDotMaxRows;
+      } else if (isRowForm(op)) {
+        fewRows = buildRowKernel;
+        maxRows = kRowMaxRows;
+      }
+      if (fewRows) {
         int64_t rows = op.getStaticLoopRanges()[0];
-        if (!ShapedType::isDynamic(rows) && rows <= kDotMaxRows) {
+        if (!ShapedType::isDynamic(rows) && rows <= maxRows) {
           rewriter.setInsertionPoint(op);
-          rewriter.replaceOp(op, buildDotKernel(rewriter, op));
+          rewriter.replaceOp(op, buildFewRowsKernel(rewriter, op, fewRows));
           continue;
         }
         if (ShapedType::isDynamic(rows))
-          op = splitOnRowCount(rewriter, op);
+          op = splitOnRowCount(rewriter, op, maxRows, fewRows);
       }
       // The vectorizer makes vector.contract (which lowers to FMAs) only from
       // named contractions; a generic gives mulf + addf. B indexed (n, k) is

@@ -318,9 +318,24 @@ void TransformerOutlineKernelsPass::runOnOperation() {
   for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
     if (func.isExternal() || func->hasAttr(kKernelAttr))
       continue;
+    // Ops marked as kernel roots, with all they hold, are kernels of their
+    // own.
+    SmallVector<Operation *> roots;
+    func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (!op->hasAttr(transformer::kKernelRootAttrName))
+        return WalkResult::advance();
+      roots.push_back(op);
+      Group group;
+      group.ops.push_back(op);
+      grouped.insert(op);
+      groups.push_back(std::move(group));
+      return WalkResult::skip();
+    });
     func.walk([&](linalg::LinalgOp op) {
       if (grouped.contains(op) || !op.hasPureTensorSemantics() ||
-          op->getNumResults() == 0)
+          op->getNumResults() == 0 || llvm::any_of(roots, [&](Operation *root) {
+            return root->isProperAncestor(op);
+          }))
         return;
       // Fills and broadcasts that only initialise results go into the
       // kernels of the ops they initialise.

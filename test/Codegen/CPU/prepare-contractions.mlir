@@ -200,3 +200,25 @@ func.func @dot_dynamic_rows(%a: tensor<?x32xf32>, %b: tensor<40x32xf32>, %c: ten
   %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<?x32xf32>, tensor<40x32xf32>) outs(%c : tensor<?x40xf32>) -> tensor<?x40xf32>
   return %0 : tensor<?x40xf32>
 }
+
+// -----
+
+// One row by B indexed (k, n), n a multiple of 64: the row form, vector code
+// on tensors (64 columns per register tile: 4 accumulators along k, each step
+// a broadcast of A and 4 loads of B's row), no padding to 8 rows. The
+// few-rows forms are marked as kernels of their own for
+// --transformer-outline-kernels.
+// CHECK-LABEL: func.func @row_rows
+// CHECK-NOT:     tensor.pad
+// CHECK:         scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<1x128xf32>)
+// CHECK:           scf.for {{.*}} step %c64
+// CHECK:             scf.for
+// CHECK:               scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK:                 vector.broadcast %{{.*}} : f32 to vector<16xf32>
+// CHECK-COUNT-4:         vector.fma
+// CHECK-COUNT-4:       vector.transfer_write
+// CHECK:         } {transformer.kernel_root}
+func.func @row_rows(%a: tensor<1x32xf32>, %b: tensor<32x128xf32>, %c: tensor<1x128xf32>) -> tensor<1x128xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<1x32xf32>, tensor<32x128xf32>) outs(%c : tensor<1x128xf32>) -> tensor<1x128xf32>
+  return %0 : tensor<1x128xf32>
+}

@@ -37,7 +37,13 @@ def TransformerCPUPrepareContractionsPass
     `linear`) is instead written out as vector code on tensors (the "dot"
     form, lib/Codegen/CPU/DotKernel.cpp): blocks of 256 columns in an
     `scf.forall`, 8 columns x 16 lanes of partial sums along k, A and B both
-    read along their rows, B read once and never copied.
+    read along their rows, B read once and never copied. Likewise
+    `C[m, n] += A[m, k] * B[k, n]` with at most 3 rows and a static n that
+    is a multiple of 64 (a decode step's Conv1D-layout projections) takes
+    the "row" form: 64 columns x 1 row per register tile, a broadcast of A
+    and 4 loads of B's row per step of k, instead of padding m to 8. Both
+    forms are marked `transformer.kernel_root`, so that
+    `--transformer-outline-kernels` makes each a kernel shared by all layers.
 
     Example:
 
