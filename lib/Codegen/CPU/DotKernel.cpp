@@ -26,66 +26,43 @@ constexpr int64_t kRowTileColumns = 64;
 } // namespace
 
 namespace {
-/// Whether `op` (one result, two inputs, f32) computes `acc + a * b`.
-bool isF32MulAdd(linalg::LinalgOp op) {
+/// Whether `op` is a 3-loop f32 multiply-accumulate (upstream's contraction
+/// check) indexed A (m, k), B as `rhs`, C (m, n), with loops (m, n, k).
+bool isF32Contraction(linalg::LinalgOp op, bool rhsIsNK) {
   if (op.getNumLoops() != 3 || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics())
+      op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics() ||
+      !linalg::isaContractionOpInterface(op))
     return false;
   for (Value operand : op->getOperands())
     if (!getElementTypeOrSelf(operand.getType()).isF32())
       return false;
-  // The body must be the plain multiply-accumulate.
-  Block *body = op.getBlock();
-  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
-  if (!yield || yield.getNumOperands() != 1 ||
-      body->getOperations().size() != 3)
-    return false;
-  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return false;
-  Value product =
-      add.getLhs() == body->getArgument(2) ? add.getRhs() : add.getLhs();
-  auto mul = product.getDefiningOp<arith::MulFOp>();
-  if (!mul || (add.getLhs() != body->getArgument(2) &&
-               add.getRhs() != body->getArgument(2)))
-    return false;
-  if (!((mul.getLhs() == body->getArgument(0) &&
-         mul.getRhs() == body->getArgument(1)) ||
-        (mul.getLhs() == body->getArgument(1) &&
-         mul.getRhs() == body->getArgument(0))))
-    return false;
-  return true;
+  MLIRContext *ctx = op.getContext();
+  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+             k = getAffineDimExpr(2, ctx);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  return maps[0] == AffineMap::get(3, 0, {m, k}, ctx) &&
+         maps[1] == AffineMap::get(3, 0,
+                                   rhsIsNK ? ArrayRef<AffineExpr>{n, k}
+                                           : ArrayRef<AffineExpr>{k, n},
+                                   ctx) &&
+         maps[2] == AffineMap::get(3, 0, {m, n}, ctx);
+}
+
+/// Whether loop `loop` of `op` has a static size that is a multiple of `of`.
+bool isStaticMultiple(linalg::LinalgOp op, unsigned loop, int64_t of) {
+  int64_t size = op.getStaticLoopRanges()[loop];
+  return !ShapedType::isDynamic(size) && size % of == 0;
 }
 } // namespace
 
 bool transformer::isDotForm(linalg::LinalgOp op) {
-  if (!isF32MulAdd(op))
-    return false;
-  MLIRContext *ctx = op.getContext();
-  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
-             k = getAffineDimExpr(2, ctx);
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (maps[0] != AffineMap::get(3, 0, {m, k}, ctx) ||
-      maps[1] != AffineMap::get(3, 0, {n, k}, ctx) ||
-      maps[2] != AffineMap::get(3, 0, {m, n}, ctx))
-    return false;
-  int64_t size = op.getStaticLoopRanges()[2];
-  return !ShapedType::isDynamic(size) && size % kLanes == 0;
+  return isF32Contraction(op, /*rhsIsNK=*/true) &&
+         isStaticMultiple(op, 2, kLanes);
 }
 
 bool transformer::isRowForm(linalg::LinalgOp op) {
-  if (!isF32MulAdd(op))
-    return false;
-  MLIRContext *ctx = op.getContext();
-  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
-             k = getAffineDimExpr(2, ctx);
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (maps[0] != AffineMap::get(3, 0, {m, k}, ctx) ||
-      maps[1] != AffineMap::get(3, 0, {k, n}, ctx) ||
-      maps[2] != AffineMap::get(3, 0, {m, n}, ctx))
-    return false;
-  int64_t size = op.getStaticLoopRanges()[1];
-  return !ShapedType::isDynamic(size) && size % kRowTileColumns == 0;
+  return isF32Contraction(op, /*rhsIsNK=*/false) &&
+         isStaticMultiple(op, 1, kRowTileColumns);
 }
 
 Value transformer::buildDotKernel(OpBuilder &b, linalg::LinalgOp op) {
