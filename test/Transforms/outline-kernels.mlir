@@ -261,3 +261,33 @@ func.func @roots(%x: tensor<8xf32>, %y: tensor<8xf32>, %s: f32) -> (tensor<8xf32
   } {transformer.kernel_root}
   return %0, %1 : tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// A transpose that only feeds a contraction (a linear's transposed weight)
+// goes into the contraction's kernel; one with another use stays a kernel of
+// its own.
+// CHECK-LABEL: func.func private @transposed_rhs_kernel(
+// CHECK-SAME:    %{{.*}}: tensor<32x16xf32>, %{{.*}}: tensor<8x16xf32>, %{{.*}}: tensor<8x32xf32>) -> tensor<8x32xf32>
+// CHECK:         linalg.transpose
+// CHECK:         linalg.matmul
+// CHECK-LABEL: func.func private @transposed_rhs_kernel_0(
+// CHECK:         linalg.transpose
+// CHECK-NOT:     linalg.matmul
+// CHECK:         return
+// CHECK-LABEL: func.func @transposed_rhs(
+// CHECK:         call @transposed_rhs_kernel(
+// CHECK:         %[[T:.*]] = call @transposed_rhs_kernel_0(
+// CHECK:         call @transposed_rhs_kernel_1(%{{.*}}, %[[T]],
+func.func @transposed_rhs(%x: tensor<8x16xf32>, %w: tensor<32x16xf32>) -> (tensor<8x32xf32>, tensor<8x32xf32>, tensor<16x32xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x32xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %te = tensor.empty() : tensor<16x32xf32>
+  %wt = linalg.transpose ins(%w : tensor<32x16xf32>) outs(%te : tensor<16x32xf32>) permutation = [1, 0]
+  %y = linalg.matmul ins(%x, %wt : tensor<8x16xf32>, tensor<16x32xf32>) outs(%z : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %te2 = tensor.empty() : tensor<16x32xf32>
+  %wt2 = linalg.transpose ins(%w : tensor<32x16xf32>) outs(%te2 : tensor<16x32xf32>) permutation = [1, 0]
+  %y2 = linalg.matmul ins(%x, %wt2 : tensor<8x16xf32>, tensor<16x32xf32>) outs(%z : tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %y, %y2, %wt2 : tensor<8x32xf32>, tensor<8x32xf32>, tensor<16x32xf32>
+}

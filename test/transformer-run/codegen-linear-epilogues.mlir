@@ -3,7 +3,9 @@
 // GELU, residual add and scale fused into the contraction's cache tiles
 // (lib/Codegen/CPU/FuseEpilogues.cpp). Sizes that divide the tiles, odd
 // sizes (37x53x61: peeled register, transpose and epilogue tiles), dynamic
-// sizes (scalar remainders), batched; -O2 and -O3, 1 and 2 threads.
+// sizes (scalar remainders), batched; -O2 and -O3, 1 and 2 threads. With at
+// most 4 cache tiles along m, B's transposed copy is made per cache tile and
+// k block (tiles_* cases; a partial last k block); beyond, once.
 // REQUIRES: numpy
 // RUN: %python %test_lib/run_reference.py %s %t -O2 --threads=1 | FileCheck %s
 // RUN: %python %test_lib/run_reference.py %s %t -O2 --threads=2 | FileCheck %s
@@ -21,9 +23,12 @@
 // CHECK: PASS @linear_residual_scale: result[0] 37x53
 // CHECK: PASS @linear_shared_result: result[0] 37x53
 // CHECK: PASS @linear_shared_result: result[1] 37x53
+// CHECK: PASS @linear_tiles_gelu: result[0] 64x96
+// CHECK: PASS @linear_tiles_many_rows: result[0] 520x64
 // CHECK: PASS @transpose_b_divisible: result[0] 128x256
 // CHECK: PASS @transpose_b_dynamic: result[0] 45x70
 // CHECK: PASS @transpose_b_odd: result[0] 37x53
+// CHECK: PASS @transpose_b_tiles_batched: result[0] 2x48x64
 
 // PY: def case_batched_transpose_b(rng):
 // PY:     a, b = rng.standard_normal((2, 19, 30), np.float32), rng.standard_normal((2, 45, 30), np.float32)
@@ -147,4 +152,34 @@ func.func @transpose_b_dynamic(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tens
 func.func @transpose_b_odd(%a: tensor<37x61xf32>, %b: tensor<53x61xf32>) -> tensor<37x53xf32> {
   %0 = transformer.matmul %a, %b {transpose_b} : tensor<37x61xf32>, tensor<53x61xf32> -> tensor<37x53xf32>
   return %0 : tensor<37x53xf32>
+}
+
+// B's transposed copy per cache tile and k block: k = 600 is two blocks of
+// 256 and one of 88. Positive inputs: no cancellation in the long sums.
+// PY: def case_linear_tiles_gelu(rng):
+// PY:     x, w, b = rng.random((64, 600), np.float32), rng.random((96, 600), np.float32) * 0.01, rng.standard_normal((96,), np.float32)
+// PY:     return [x, w, b], [ref.gelu_tanh(ref.linear(x, w, b))]
+func.func @linear_tiles_gelu(%x: tensor<64x600xf32>, %w: tensor<96x600xf32>, %b: tensor<96xf32>) -> tensor<64x96xf32> {
+  %0 = transformer.linear %x, %w, %b : tensor<64x600xf32>, tensor<96x600xf32>, tensor<96xf32> -> tensor<64x96xf32>
+  %1 = transformer.gelu %0 : tensor<64x96xf32> -> tensor<64x96xf32>
+  return %1 : tensor<64x96xf32>
+}
+
+// 520 rows: 5 cache tiles along m, so the transposed copy is made once.
+// PY: def case_linear_tiles_many_rows(rng):
+// PY:     x, w, b = rng.random((520, 300), np.float32), rng.random((64, 300), np.float32), rng.standard_normal((64,), np.float32)
+// PY:     return [x, w, b], [ref.linear(x, w, b)]
+func.func @linear_tiles_many_rows(%x: tensor<520x300xf32>, %w: tensor<64x300xf32>, %b: tensor<64xf32>) -> tensor<520x64xf32> {
+  %0 = transformer.linear %x, %w, %b : tensor<520x300xf32>, tensor<64x300xf32>, tensor<64xf32> -> tensor<520x64xf32>
+  return %0 : tensor<520x64xf32>
+}
+
+// Batched: the 3-D transposed copy per cache tile and k block (k = 520: two
+// blocks of 256 and one of 8).
+// PY: def case_transpose_b_tiles_batched(rng):
+// PY:     a, b = rng.random((2, 48, 520), np.float32), rng.random((2, 64, 520), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b, transpose_b=True)]
+func.func @transpose_b_tiles_batched(%a: tensor<2x48x520xf32>, %b: tensor<2x64x520xf32>) -> tensor<2x48x64xf32> {
+  %0 = transformer.matmul %a, %b {transpose_b} : tensor<2x48x520xf32>, tensor<2x64x520xf32> -> tensor<2x48x64xf32>
+  return %0 : tensor<2x48x64xf32>
 }

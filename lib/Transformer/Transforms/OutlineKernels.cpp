@@ -331,7 +331,23 @@ void TransformerOutlineKernelsPass::runOnOperation() {
       groups.push_back(std::move(group));
       return WalkResult::skip();
     });
+    // A transpose that only feeds a contraction (the transposed weight of a
+    // linear) goes into the contraction's kernel, where the CPU pipeline can
+    // fuse it into the cache tiles.
+    llvm::SmallPtrSet<Operation *, 8> fedTransposes;
+    func.walk([&](linalg::TransposeOp op) {
+      Value result = op->getResult(0);
+      if (op.hasPureTensorSemantics() && result.hasOneUse() &&
+          !grouped.contains(op)) {
+        Operation *user = *result.getUsers().begin();
+        if (user->getBlock() == op->getBlock() && isa<linalg::LinalgOp>(user) &&
+            linalg::isaContractionOpInterface(cast<linalg::LinalgOp>(user)))
+          fedTransposes.insert(op);
+      }
+    });
     func.walk([&](linalg::LinalgOp op) {
+      if (fedTransposes.contains(op))
+        return;
       if (grouped.contains(op) || !op.hasPureTensorSemantics() ||
           op->getNumResults() == 0 || llvm::any_of(roots, [&](Operation *root) {
             return root->isProperAncestor(op);
@@ -346,6 +362,10 @@ void TransformerOutlineKernelsPass::runOnOperation() {
       // A contraction takes the element-wise ops that only it feeds (bias,
       // activation, residual), so that tile-and-fuse can fuse them.
       if (linalg::isaContractionOpInterface(op)) {
+        for (Value input : op.getDpsInputs())
+          if (Operation *def = input.getDefiningOp();
+              def && fedTransposes.contains(def))
+            group.ops.insert(group.ops.begin(), def);
         Operation *last = op;
         while (last->getNumResults() == 1 && last->getResult(0).hasOneUse()) {
           Operation *user = *last->getResult(0).getUsers().begin();

@@ -131,3 +131,50 @@ func.func @balanced_tiles(%a: tensor<128x64xf32>, %b: tensor<64x768xf32>, %c: te
   %0 = linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : tensor<128x64xf32>, tensor<64x768xf32>) outs(%c : tensor<128x768xf32>) -> tensor<128x768xf32>
   return %0 : tensor<128x768xf32>
 }
+
+// -----
+
+// B's transposed copy (a linear's weight, n x k) with one cache tile along m:
+// made per cache tile and per k block of 256, into one 256 x 256 block
+// buffer of the tile, right before the contraction reads it.
+// CHECK-LABEL: func.func @linear_transposed_tiles
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<128x768xf32>, %[[W:[a-z0-9]+]]: tensor<512x768xf32>
+// CHECK-NOT:     linalg.transpose
+// CHECK:         scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (128, 512) step (128, 256)
+// CHECK-DAG:       %[[WS:.*]] = tensor.extract_slice %[[W]][%[[J]], 0] [256, 768]
+// CHECK-DAG:       %[[BLOCK:.*]] = tensor.empty() : tensor<256x256xf32>
+// CHECK:           scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:             %[[WB:.*]] = tensor.extract_slice %[[WS]][0, %[[K]]] [256, 256]
+// CHECK:             %[[T:.*]] = linalg.transpose ins(%[[WB]] : tensor<256x256xf32>) outs(%[[BLOCK]] : tensor<256x256xf32>) permutation = [1, 0] {transformer.contraction = "transpose_tile"}
+// CHECK:             linalg.contract {{.*}} {transformer.contraction = "mnk_tile"} ins(%{{.*}}, %[[T]] : tensor<128x256xf32>, tensor<256x256xf32>)
+// CHECK:             scf.yield
+// CHECK:           tensor.parallel_insert_slice
+// CHECK-NOT:     linalg.transpose
+func.func @linear_transposed_tiles(%x: tensor<128x768xf32>, %w: tensor<512x768xf32>) -> tensor<128x512xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x512xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<128x512xf32>) -> tensor<128x512xf32>
+  %te = tensor.empty() : tensor<768x512xf32>
+  %wt = linalg.transpose ins(%w : tensor<512x768xf32>) outs(%te : tensor<768x512xf32>) permutation = [1, 0] {transformer.contraction = "transpose"}
+  %y = linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {transformer.contraction = "mnk"} ins(%x, %wt : tensor<128x768xf32>, tensor<768x512xf32>) outs(%z : tensor<128x512xf32>) -> tensor<128x512xf32>
+  return %y : tensor<128x512xf32>
+}
+
+// -----
+
+// With more than 4 cache tiles along m (640 rows), the transposed copy is
+// made once, before the tiles.
+// CHECK-LABEL: func.func @linear_transposed_once
+// CHECK:         linalg.transpose {{.*}} {transformer.contraction = "transpose"}
+// CHECK:         scf.forall
+// CHECK-NOT:       linalg.transpose
+// CHECK:           linalg.contract
+func.func @linear_transposed_once(%x: tensor<640x768xf32>, %w: tensor<512x768xf32>) -> tensor<640x512xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<640x512xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<640x512xf32>) -> tensor<640x512xf32>
+  %te = tensor.empty() : tensor<768x512xf32>
+  %wt = linalg.transpose ins(%w : tensor<512x768xf32>) outs(%te : tensor<768x512xf32>) permutation = [1, 0] {transformer.contraction = "transpose"}
+  %y = linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {transformer.contraction = "mnk"} ins(%x, %wt : tensor<640x768xf32>, tensor<768x512xf32>) outs(%z : tensor<640x512xf32>) -> tensor<640x512xf32>
+  return %y : tensor<640x512xf32>
+}

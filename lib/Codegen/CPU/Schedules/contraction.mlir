@@ -14,7 +14,11 @@
 // When B came as n x k (transpose_b, linear), the prepare pass gave the
 // contraction a transposed k x n copy, so that the register tile reads B's
 // rows contiguously; the copy is vectorized here (16 x 16 blocks transposed
-// in registers). n indexes C's contiguous dimension.
+// in registers). n indexes C's contiguous dimension. With at most 4 cache
+// tiles along m, `transformer-cpu-fuse-epilogues` moves the copy into the
+// cache tiles, one 256 x 256 block per k step, read while in L2:
+//   transformer.contraction = "transpose_tile"   that block (2-D)
+//   transformer.contraction = "btranspose_tile"  the same, batched
 //
 // The tiling numbers, in one place (measured on Zen 5: L1d 48 KiB, L2 1 MiB):
 //   cache tile     m 128, n 256, k 256  (a 256 x 256 B block stays in L2;
@@ -141,6 +145,34 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // B's transposed copy made per cache tile (fused into the contraction's
+  // scf.forall by transformer-cpu-fuse-epilogues when there are few tiles
+  // along m): the same 16 x 16 register tiles, no threads of its own.
+  transform.named_sequence @tile_transpose_tile(%op: !transform.any_op {transform.consumed}) {
+    %g = transform.structured.generalize %op : (!transform.any_op) -> !transform.any_op
+    %tag = transform.param.constant "transpose" -> !transform.any_param
+    transform.annotate %g "transformer.contraction" = %tag : !transform.any_op, !transform.any_param
+    %t, %c, %r = transform.structured.tile_using_for %g tile_sizes [16, 16] interchange = [1, 0]
+        : (!transform.any_op)
+        -> (!transform.any_op, !transform.op<"scf.for">, !transform.op<"scf.for">)
+    transform.include @peel failures(suppress) (%r) : (!transform.op<"scf.for">) -> ()
+    transform.include @peel failures(suppress) (%c) : (!transform.op<"scf.for">) -> ()
+    transform.yield
+  }
+
+  transform.named_sequence @tile_btranspose_tile(%op: !transform.any_op {transform.consumed}) {
+    %g = transform.structured.generalize %op : (!transform.any_op) -> !transform.any_op
+    %tag = transform.param.constant "btranspose" -> !transform.any_param
+    transform.annotate %g "transformer.contraction" = %tag : !transform.any_op, !transform.any_param
+    %t, %b, %r, %c = transform.structured.tile_using_for %g tile_sizes [1, 16, 16]
+        : (!transform.any_op)
+        -> (!transform.any_op, !transform.any_op, !transform.op<"scf.for">,
+            !transform.op<"scf.for">)
+    transform.include @peel failures(suppress) (%c) : (!transform.op<"scf.for">) -> ()
+    transform.include @peel failures(suppress) (%r) : (!transform.op<"scf.for">) -> ()
+    transform.yield
+  }
+
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     // 1. Tiling.
     %mnk = transform.structured.match attributes {transformer.contraction = "mnk"} in %root
@@ -190,6 +222,18 @@ module attributes {transform.with_named_sequence} {
     transform.foreach %btr : !transform.any_op {
     ^bb0(%op: !transform.any_op):
       transform.include @tile_btranspose failures(propagate) (%op) : (!transform.any_op) -> ()
+    }
+    %tr_tile = transform.structured.match attributes {transformer.contraction = "transpose_tile"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %tr_tile : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      transform.include @tile_transpose_tile failures(propagate) (%op) : (!transform.any_op) -> ()
+    }
+    %btr_tile = transform.structured.match attributes {transformer.contraction = "btranspose_tile"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %btr_tile : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      transform.include @tile_btranspose_tile failures(propagate) (%op) : (!transform.any_op) -> ()
     }
     %funcs = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
