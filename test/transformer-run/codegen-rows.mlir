@@ -3,7 +3,11 @@
 // rows that are multiples of the 64-wide vector tile, odd rows (a peeled
 // remainder vectorized at its static size), rows of 1, dynamic shapes (the
 // remainder stays scalar), masks with -inf and fully masked rows, and
-// broadcasting operands. exp, tanh and erf are polynomials here.
+// broadcasting operands. exp, tanh and erf are polynomials here. softmax and
+// layer_norm run as fused row chains (transformer-cpu-fuse-row-chains): tiles
+// of rows on the calling thread, over the threads from 2M elements or with
+// dynamic sizes; a user's division by a row sum is a multiplication by its
+// reciprocal.
 // REQUIRES: numpy
 // RUN: %python %test_lib/run_reference.py %s %t -O2 --threads=1 | FileCheck %s
 // RUN: %python %test_lib/run_reference.py %s %t -O2 --threads=2 | FileCheck %s
@@ -19,10 +23,13 @@
 // CHECK: PASS @masked_causal: result[0] 2x37x37
 // CHECK: PASS @masked_fully_masked: result[0] 4x70
 // CHECK: PASS @relu_scale_dynamic: result[0] 5x131
+// CHECK: PASS @row_sum_normalize: result[0] 6x4x33
 // CHECK: PASS @softmax: result[0] 8x768
+// CHECK: PASS @softmax_batched_dynamic: result[0] 2x3x45x70
 // CHECK: PASS @softmax_dynamic: result[0] 11x101
 // CHECK: PASS @softmax_large: result[0] 3x130
 // CHECK: PASS @softmax_rows_of_one: result[0] 6x1
+// CHECK: PASS @softmax_threaded: result[0] 4x512x1024
 
 // PY: def case_add_broadcast(rng):
 // PY:     a, b = rng.standard_normal((3, 5, 37), np.float32), rng.standard_normal((37,), np.float32)
@@ -132,4 +139,51 @@ func.func @softmax_large(%x: tensor<3x130xf32>) -> tensor<3x130xf32> {
 func.func @softmax_rows_of_one(%x: tensor<6x1xf32>) -> tensor<6x1xf32> {
   %0 = transformer.softmax %x : tensor<6x1xf32> -> tensor<6x1xf32>
   return %0 : tensor<6x1xf32>
+}
+
+// Rank 4 with dynamic sizes: tiles of one row each, over the threads.
+// PY: def case_softmax_batched_dynamic(rng):
+// PY:     x = rng.standard_normal((2, 3, 45, 70), np.float32)
+// PY:     return [x], [ref.softmax(x)]
+func.func @softmax_batched_dynamic(%x: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
+  %0 = transformer.softmax %x : tensor<?x?x?x?xf32> -> tensor<?x?x?x?xf32>
+  return %0 : tensor<?x?x?x?xf32>
+}
+
+// 2M elements: tiles of 4 rows of 1024, over the threads.
+// PY: def case_softmax_threaded(rng):
+// PY:     x = rng.standard_normal((4, 512, 1024), np.float32)
+// PY:     return [x], [ref.softmax(x)]
+func.func @softmax_threaded(%x: tensor<4x512x1024xf32>) -> tensor<4x512x1024xf32> {
+  %0 = transformer.softmax %x : tensor<4x512x1024xf32> -> tensor<4x512x1024xf32>
+  return %0 : tensor<4x512x1024xf32>
+}
+
+// A chain written by hand: exp, its row sum, and the division by that sum
+// (which becomes a multiplication by the sum's reciprocal).
+// PY: def case_row_sum_normalize(rng):
+// PY:     x = rng.standard_normal((6, 4, 33), np.float32)
+// PY:     e = np.exp(ref.f64(x))
+// PY:     return [x], [e / e.sum(-1, keepdims=True)]
+func.func @row_sum_normalize(%x: tensor<6x4x33xf32>) -> tensor<6x4x33xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<6x4x33xf32>
+  %e = linalg.generic {indexing_maps = [affine_map<(a, b, c) -> (a, b, c)>, affine_map<(a, b, c) -> (a, b, c)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<6x4x33xf32>) outs(%e0 : tensor<6x4x33xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = math.exp %in : f32
+    linalg.yield %v : f32
+  } -> tensor<6x4x33xf32>
+  %s0 = tensor.empty() : tensor<6x4xf32>
+  %sz = linalg.fill ins(%zero : f32) outs(%s0 : tensor<6x4xf32>) -> tensor<6x4xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(a, b, c) -> (a, b, c)>, affine_map<(a, b, c) -> (a, b)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%e : tensor<6x4x33xf32>) outs(%sz : tensor<6x4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %v = arith.addf %in, %acc : f32
+    linalg.yield %v : f32
+  } -> tensor<6x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(a, b, c) -> (a, b, c)>, affine_map<(a, b, c) -> (a, b)>, affine_map<(a, b, c) -> (a, b, c)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %s : tensor<6x4x33xf32>, tensor<6x4xf32>) outs(%e0 : tensor<6x4x33xf32>) {
+  ^bb0(%in: f32, %d: f32, %out: f32):
+    %v = arith.divf %in, %d : f32
+    linalg.yield %v : f32
+  } -> tensor<6x4x33xf32>
+  return %r : tensor<6x4x33xf32>
 }

@@ -144,6 +144,9 @@ void transformer::buildLinalgToLLVMPipeline(
     // copy of a weight, a pad) leaves the loop: in a generation loop the LM
     // head's transposed embedding table is made once, not once per token.
     pm.addPass(createLoopInvariantCodeMotionPass());
+    // softmax and layer_norm: their reductions and element-wise ops one
+    // tile of rows at a time, as one kernel.
+    pm.addNestedPass<func::FuncOp>(createTransformerCPUFuseRowChainsPass());
   }
   if (opts.optLevel >= 1)
     // One function per distinct kernel: layers share their code.

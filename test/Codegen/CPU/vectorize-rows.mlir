@@ -11,7 +11,14 @@
 // CHECK:         scf.forall (%[[R:.*]]) in (4096) {
 // CHECK:           scf.for {{.*}} step %c64
 // CHECK:             vector.transfer_read {{.*}} vector<64xf32>
-// CHECK:             vector.reduction <maximumf>, {{.*}} : vector<64xf32> into f32
+// The max of a vector: a tree of element-wise max on halves, not LLVM's
+// sequential expansion of llvm.vector.reduce.fmax.
+// CHECK-NOT:         vector.reduction <maximumf>
+// CHECK:             vector.shuffle {{.*}} : vector<64xf32>, vector<64xf32>
+// CHECK:             arith.maximumf {{.*}} : vector<32xf32>
+// CHECK:             arith.maximumf {{.*}} : vector<16xf32>
+// CHECK:             arith.maximumf {{.*}} : vector<1xf32>
+// CHECK:             arith.maximumf {{.*}} : f32
 // CHECK:         scf.forall
 // CHECK:           scf.for {{.*}} step %c64
 // CHECK:             arith.subf {{.*}} : vector<64xf32>

@@ -242,6 +242,60 @@ def TransformerCPUSparseChainsPass : Pass<"transformer-cpu-sparse-chains"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def TransformerCPUFuseRowChainsPass
+    : Pass<"transformer-cpu-fuse-row-chains", "::mlir::func::FuncOp"> {
+  let summary = "Fuse row reductions and the element-wise ops around them "
+                "into tiles of rows";
+  let description = [{
+    softmax and layer_norm decompose into chains of `linalg` ops on tensors:
+    row reductions (every loop parallel but the innermost, which reduces:
+    max, sum, mean, variance) and element-wise ops before and after them,
+    each a pass over the whole tensor, with whole-tensor temporaries in
+    between. For every such chain (the last element-wise op, and the row
+    reductions, element-wise ops and fills it depends on whose only uses are
+    in the chain), this pass tiles the last op along its rows (every loop
+    but the innermost; the last row loop in tiles of about 4096 elements
+    that divide it) and fuses the chain into the tiles with
+    `scf::tileConsumerAndFuseProducersUsingSCF`. Each row is then read once
+    from memory, and the temporaries are one tile's rows (fresh
+    `tensor.empty` ops of the tile's size), which stay in L1.
+
+    The tile loop is an `scf.forall` (split over the threads) for chains of
+    at least `min-threaded-elements` elements or of dynamic size, an
+    `scf.for` otherwise; it is marked `transformer.kernel_root`, so that
+    `--transformer-outline-kernels` makes the chain one kernel.
+    `transformer-cpu-vectorize-rows` vectorizes the fused ops after
+    bufferization.
+
+    Example (softmax, 1536 x 128):
+
+    ```mlir
+    // Before: fill, max, sub + exp, fill, sum, div over 1536 x 128
+    // After
+    %r = scf.for %i = %c0 to %c1536 step %c32 iter_args(%o = %empty) {
+      %m = linalg.fill ... -> tensor<32xf32>
+      %max = linalg.generic {["parallel", "reduction"]} ... -> tensor<32xf32>
+      %e = linalg.generic ... -> tensor<32x128xf32>      // exp(x - max)
+      ...
+      %d = linalg.generic ... -> tensor<32x128xf32>      // e / sum
+      %u = tensor.insert_slice %d into %o[%i, 0] [32, 128] [1, 1]
+      scf.yield %u
+    } {transformer.kernel_root}
+    ```
+  }];
+  let options = [
+    Option<"minThreadedElements", "min-threaded-elements", "int64_t",
+           /*default=*/"2097152",
+           "Smallest static chain (in elements) whose tiles are split over "
+           "the threads">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TransformerCPUVectorizeRowsPass
     : Pass<"transformer-cpu-vectorize-rows", "::mlir::func::FuncOp"> {
   let summary = "Vectorize element-wise ops and row reductions along the row";
