@@ -5,7 +5,7 @@
 // remainder stays scalar), masks with -inf and fully masked rows, and
 // broadcasting operands. exp, tanh and erf are polynomials here. softmax and
 // layer_norm run as fused row chains (transformer-cpu-fuse-row-chains): tiles
-// of rows on the calling thread, over the threads from 2M elements or with
+// of rows on the calling thread, over the threads from 64K elements or with
 // dynamic sizes; a user's division by a row sum is a multiplication by its
 // reciprocal.
 // REQUIRES: numpy

@@ -313,7 +313,8 @@ LogicalResult fuseChain(RewriterBase &rewriter, RowChain &chain,
   sizes.push_back(rewriter.getIndexAttr(0));
   scf::SCFTilingOptions tiling;
   tiling.setTileSizes(sizes);
-  // As the row strategy: small static chains stay on the calling thread.
+  // As the row strategy (transformer-cpu-vectorize-rows): small static
+  // chains stay on the calling thread.
   tiling.setLoopType(dynamic || elements >= minThreadedElements
                          ? scf::SCFTilingOptions::LoopType::ForallOp
                          : scf::SCFTilingOptions::LoopType::ForOp);

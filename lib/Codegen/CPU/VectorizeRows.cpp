@@ -51,9 +51,8 @@ using namespace mlir::transformer;
 /// stays a scalar loop when the row length is dynamic.
 static constexpr int64_t kRowVectorSize = 64;
 
-/// Marks the ops of this strategy between tiling and vectorization.
 /// The smallest static row op split over threads (see isWorthThreads).
-static constexpr int64_t kMinThreadedRowElements = int64_t(1) << 21;
+static constexpr int64_t kMinThreadedRowElements = int64_t(1) << 16;
 
 static constexpr llvm::StringLiteral kRowAttrName = "transformer.row";
 
@@ -104,11 +103,14 @@ bool isRowOp(linalg::LinalgOp op) {
   return true;
 }
 
-/// Whether `op` is large enough to split over threads. Waking a sleeping
-/// OpenMP thread (OMP_WAIT_POLICY=PASSIVE, which a shared machine wants)
-/// costs about 0.35 ms here, the time one core takes to stream 2M elements
-/// through a row op; smaller ops of static size run on the calling thread
-/// (PyTorch has a grain size for the same reason). Dynamic sizes are split.
+/// Whether `op` is large enough to split over threads: at least
+/// kMinThreadedRowElements elements (PyTorch splits element-wise work in
+/// grains of 32K). A fork/join costs a few microseconds while the OpenMP
+/// threads spin (transformer-run's KMP_BLOCKTIME=1 keeps them spinning for
+/// 1 ms after each region, so back-to-back kernels find them awake) and
+/// about 0.35 ms when they sleep (OMP_WAIT_POLICY=PASSIVE with
+/// KMP_BLOCKTIME=0); below 64K elements an op gains less than the first.
+/// Dynamic sizes are split.
 bool isWorthThreads(linalg::LinalgOp op) {
   // In a tile of rows that is split over the threads already
   // (transformer-cpu-fuse-row-chains).

@@ -1,14 +1,14 @@
 // RUN: transformer-opt %s --pass-pipeline='builtin.module(func.func(transformer-cpu-fuse-row-chains))' --split-input-file | FileCheck %s
 
 // softmax's chain (max, exp, sum, division) in one loop over tiles of 32 rows
-// of 128 (4096 elements), on the calling thread (under 2M elements); the
+// of 128 (4096 elements), on the calling thread (under 64K elements); the
 // division by the row sum is a multiplication by its reciprocal; each op
 // writes a temporary of the tile's size, made once before the loop.
 // CHECK-LABEL: func.func @softmax
-// CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<1536x128xf32>
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<384x128xf32>
 // CHECK-DAG:     %[[MAXT:.*]] = tensor.empty() : tensor<32xf32>
 // CHECK-DAG:     %[[EXPT:.*]] = tensor.empty() : tensor<32x128xf32>
-// CHECK:         %[[R:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[O:.*]] = %{{.*}}) -> (tensor<1536x128xf32>)
+// CHECK:         %[[R:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[O:.*]] = %{{.*}}) -> (tensor<384x128xf32>)
 // CHECK:           %[[XS:.*]] = tensor.extract_slice %[[X]][%[[I]], 0] [32, 128] [1, 1]
 // CHECK:           %[[M0:.*]] = linalg.fill {{.*}} outs(%[[MAXT]] : tensor<32xf32>)
 // CHECK:           %[[M:.*]] = linalg.generic {{.*}}["parallel", "reduction"]{{.*}} ins(%[[XS]] : tensor<32x128xf32>) outs(%[[M0]] : tensor<32xf32>)
@@ -27,35 +27,35 @@
 // CHECK:         return %[[R]]
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
-func.func @softmax(%x: tensor<1536x128xf32>) -> tensor<1536x128xf32> {
+func.func @softmax(%x: tensor<384x128xf32>) -> tensor<384x128xf32> {
   %ninf = arith.constant 0xFF800000 : f32
   %zero = arith.constant 0.0 : f32
-  %e1 = tensor.empty() : tensor<1536xf32>
-  %m0 = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<1536xf32>) -> tensor<1536xf32>
-  %m = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<1536x128xf32>) outs(%m0 : tensor<1536xf32>) {
+  %e1 = tensor.empty() : tensor<384xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<384xf32>) -> tensor<384xf32>
+  %m = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<384x128xf32>) outs(%m0 : tensor<384xf32>) {
   ^bb0(%in: f32, %acc: f32):
     %v = arith.maxnumf %in, %acc : f32
     linalg.yield %v : f32
-  } -> tensor<1536xf32>
-  %e2 = tensor.empty() : tensor<1536x128xf32>
-  %ex = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %m : tensor<1536x128xf32>, tensor<1536xf32>) outs(%e2 : tensor<1536x128xf32>) {
+  } -> tensor<384xf32>
+  %e2 = tensor.empty() : tensor<384x128xf32>
+  %ex = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %m : tensor<384x128xf32>, tensor<384xf32>) outs(%e2 : tensor<384x128xf32>) {
   ^bb0(%in: f32, %mx: f32, %out: f32):
     %d = arith.subf %in, %mx : f32
     %v = math.exp %d : f32
     linalg.yield %v : f32
-  } -> tensor<1536x128xf32>
-  %s0 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<1536xf32>) -> tensor<1536xf32>
-  %s = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%ex : tensor<1536x128xf32>) outs(%s0 : tensor<1536xf32>) {
+  } -> tensor<384x128xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<384xf32>) -> tensor<384xf32>
+  %s = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%ex : tensor<384x128xf32>) outs(%s0 : tensor<384xf32>) {
   ^bb0(%in: f32, %acc: f32):
     %v = arith.addf %in, %acc : f32
     linalg.yield %v : f32
-  } -> tensor<1536xf32>
-  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%ex, %s : tensor<1536x128xf32>, tensor<1536xf32>) outs(%e2 : tensor<1536x128xf32>) {
+  } -> tensor<384xf32>
+  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%ex, %s : tensor<384x128xf32>, tensor<384xf32>) outs(%e2 : tensor<384x128xf32>) {
   ^bb0(%in: f32, %sum: f32, %out: f32):
     %v = arith.divf %in, %sum : f32
     linalg.yield %v : f32
-  } -> tensor<1536x128xf32>
-  return %r : tensor<1536x128xf32>
+  } -> tensor<384x128xf32>
+  return %r : tensor<384x128xf32>
 }
 
 // -----

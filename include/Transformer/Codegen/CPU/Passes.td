@@ -261,8 +261,8 @@ def TransformerCPUFuseRowChainsPass
     `tensor.empty` ops of the tile's size), which stay in L1.
 
     The tile loop is an `scf.forall` (split over the threads) for chains of
-    at least `min-threaded-elements` elements or of dynamic size, an
-    `scf.for` otherwise; it is marked `transformer.kernel_root`, so that
+    at least `min-threaded-elements` elements (64K, as the row strategy) or
+    of dynamic size, an `scf.for` otherwise; it is marked `transformer.kernel_root`, so that
     `--transformer-outline-kernels` makes the chain one kernel.
     `transformer-cpu-vectorize-rows` vectorizes the fused ops after
     bufferization.
@@ -271,7 +271,7 @@ def TransformerCPUFuseRowChainsPass
 
     ```mlir
     // Before: fill, max, sub + exp, fill, sum, div over 1536 x 128
-    // After
+    // After (with min-threaded-elements above 196608: on one thread)
     %r = scf.for %i = %c0 to %c1536 step %c32 iter_args(%o = %empty) {
       %m = linalg.fill ... -> tensor<32xf32>
       %max = linalg.generic {["parallel", "reduction"]} ... -> tensor<32xf32>
@@ -285,7 +285,7 @@ def TransformerCPUFuseRowChainsPass
   }];
   let options = [
     Option<"minThreadedElements", "min-threaded-elements", "int64_t",
-           /*default=*/"2097152",
+           /*default=*/"65536",
            "Smallest static chain (in elements) whose tiles are split over "
            "the threads">,
   ];
