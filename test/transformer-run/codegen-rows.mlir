@@ -5,8 +5,8 @@
 // remainder stays scalar), masks with -inf and fully masked rows, and
 // broadcasting operands. exp, tanh and erf are polynomials here. softmax and
 // layer_norm run as fused row chains (transformer-cpu-fuse-row-chains): tiles
-// of rows on the calling thread, over the threads from 64K elements or with
-// dynamic sizes; a user's division by a row sum is a multiplication by its
+// of rows of a static shape, on the calling thread or over the threads from
+// 64K elements; a user's division by a row sum is a multiplication by its
 // reciprocal.
 // REQUIRES: numpy
 // RUN: %python %test_lib/run_reference.py %s %t -O2 --threads=1 | FileCheck %s
@@ -141,7 +141,7 @@ func.func @softmax_rows_of_one(%x: tensor<6x1xf32>) -> tensor<6x1xf32> {
   return %0 : tensor<6x1xf32>
 }
 
-// Rank 4 with dynamic sizes: tiles of one row each, over the threads.
+// Rank 4 with dynamic sizes: the row strategy's separate passes.
 // PY: def case_softmax_batched_dynamic(rng):
 // PY:     x = rng.standard_normal((2, 3, 45, 70), np.float32)
 // PY:     return [x], [ref.softmax(x)]

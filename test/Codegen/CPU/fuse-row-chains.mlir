@@ -60,19 +60,15 @@ func.func @softmax(%x: tensor<384x128xf32>) -> tensor<384x128xf32> {
 
 // -----
 
-// Dynamic sizes: one row per tile, in an scf.forall (split over the
-// threads); a layer_norm-like chain (mean, centred square sum, scale) whose
-// zero fill is shared by its two sums gets one fill per sum.
+// A chain of dynamic shape (a layer_norm-like mean, centred square sum and
+// scale) is left to the row strategy's separate passes.
 // CHECK-LABEL: func.func @normalize_dynamic
-// CHECK-NOT:     linalg.
-// CHECK:         scf.forall (%{{.*}}, %{{.*}}) in (%{{.*}}, %{{.*}})
-// CHECK:           %[[F1:.*]] = linalg.fill
-// CHECK:           %[[F2:.*]] = linalg.fill
-// CHECK:           linalg.generic {{.*}}["parallel", "parallel", "reduction"]{{.*}} outs(%[[F2]] :
-// CHECK:           linalg.generic {{.*}}["parallel", "parallel", "reduction"]{{.*}} outs(%[[F1]] :
-// CHECK:           linalg.generic {{.*}}["parallel", "parallel", "parallel"]
-// CHECK:           tensor.parallel_insert_slice
-// CHECK:         } {transformer.kernel_root}
+// CHECK-NOT:     scf.forall
+// CHECK-NOT:     scf.for
+// CHECK:         linalg.generic {{.*}}["parallel", "parallel", "reduction"]
+// CHECK:         linalg.generic {{.*}}["parallel", "parallel", "reduction"]
+// CHECK:         linalg.generic {{.*}}["parallel", "parallel", "parallel"]
+// CHECK:         return
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #row3 = affine_map<(d0, d1, d2) -> (d0, d1)>
 func.func @normalize_dynamic(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
@@ -105,6 +101,36 @@ func.func @normalize_dynamic(%x: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
     linalg.yield %v : f32
   } -> tensor<?x?x?xf32>
   return %r : tensor<?x?x?xf32>
+}
+
+// -----
+
+// 2M elements: the tiles (4 rows of 1024) are split over the threads, each
+// writing its temporaries of the tile's size.
+// CHECK-LABEL: func.func @threaded
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (4, 512) step (1, 4)
+// CHECK:           tensor.empty() : tensor<1x4xf32>
+// CHECK:           linalg.generic {{.*}}["parallel", "parallel", "reduction"]
+// CHECK:           tensor.parallel_insert_slice
+// CHECK:         } {transformer.kernel_root}
+#tid = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#trow = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @threaded(%x: tensor<4x512x1024xf32>) -> tensor<4x512x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4x512xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4x512xf32>) -> tensor<4x512xf32>
+  %sum = linalg.generic {indexing_maps = [#tid, #trow], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<4x512x1024xf32>) outs(%z : tensor<4x512xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %v = arith.addf %in, %acc : f32
+    linalg.yield %v : f32
+  } -> tensor<4x512xf32>
+  %e2 = tensor.empty() : tensor<4x512x1024xf32>
+  %r = linalg.generic {indexing_maps = [#tid, #trow, #tid], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %sum : tensor<4x512x1024xf32>, tensor<4x512xf32>) outs(%e2 : tensor<4x512x1024xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %v = arith.subf %in, %s : f32
+    linalg.yield %v : f32
+  } -> tensor<4x512x1024xf32>
+  return %r : tensor<4x512x1024xf32>
 }
 
 // -----

@@ -260,9 +260,11 @@ def TransformerCPUFuseRowChainsPass
     from memory, and the temporaries are one tile's rows (fresh
     `tensor.empty` ops of the tile's size), which stay in L1.
 
-    The tile loop is an `scf.forall` (split over the threads) for chains of
-    at least `min-threaded-elements` elements (64K, as the row strategy) or
-    of dynamic size, an `scf.for` otherwise; it is marked `transformer.kernel_root`, so that
+    Chains of static shape only: with a dynamic one the tiles would be rows
+    of one, each allocating its temporaries (slower than the separate
+    passes on GPT-2's prefill). The tile loop is an `scf.forall` (split over
+    the threads) for chains of at least `min-threaded-elements` elements
+    (64K, as the row strategy), an `scf.for` otherwise; it is marked `transformer.kernel_root`, so that
     `--transformer-outline-kernels` makes the chain one kernel.
     `transformer-cpu-vectorize-rows` vectorizes the fused ops after
     bufferization.
