@@ -178,3 +178,19 @@ func.func @linear_transposed_once(%x: tensor<640x768xf32>, %w: tensor<512x768xf3
   %y = linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {transformer.contraction = "mnk"} ins(%x, %wt : tensor<640x768xf32>, tensor<768x512xf32>) outs(%z : tensor<640x512xf32>) -> tensor<640x512xf32>
   return %y : tensor<640x512xf32>
 }
+
+// -----
+
+// A dynamic number of rows with 3 column tiles (768): tiles of 64 rows, so
+// that 128 rows make 6 tasks for two threads rather than 3.
+// CHECK-LABEL: func.func @dynamic_rows_three_column_tiles
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (%{{.*}}, 768) step (64, 256)
+func.func @dynamic_rows_three_column_tiles(%x: tensor<?x3072xf32>, %w: tensor<3072x768xf32>) -> tensor<?x768xf32> {
+  %cst = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %x, %c0 : tensor<?x3072xf32>
+  %e = tensor.empty(%m) : tensor<?x768xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<?x768xf32>) -> tensor<?x768xf32>
+  %y = linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {transformer.contraction = "mnk"} ins(%x, %w : tensor<?x3072xf32>, tensor<3072x768xf32>) outs(%z : tensor<?x768xf32>) -> tensor<?x768xf32>
+  return %y : tensor<?x768xf32>
+}
