@@ -13,6 +13,8 @@
 
 #include "Transformer/Codegen/CPU/Passes.h"
 
+#include "RowStructure.h"
+
 #include "Transformer/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -38,33 +40,14 @@ namespace {
 /// tensor, a few of which fit L1 together), rows of 768 tiles of 4.
 constexpr int64_t kRowTileElements = 4096;
 
-/// A linalg op on tensors that a row tile can compute for its rows alone:
-/// every loop parallel but possibly the innermost, which may reduce; every
-/// operand indexed by an ordered subset of the loops (broadcasts, no
-/// transposes); the result indexed by the leading loops in order.
+/// A linalg op on tensors that a row tile can compute for its rows alone: a
+/// row op (hasRowStructure) with one result, indexed by the leading loops in
+/// order.
 bool isRowChainOp(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
-      linalgOp.getNumDpsInits() != 1 || linalgOp.getNumLoops() == 0 ||
-      op->hasAttr(kContractionAttrName) ||
-      linalg::isaContractionOpInterface(linalgOp))
+      linalgOp.getNumDpsInits() != 1 || !hasRowStructure(linalgOp))
     return false;
-  SmallVector<utils::IteratorType> iterators = linalgOp.getIteratorTypesArray();
-  for (auto [i, it] : llvm::enumerate(iterators))
-    if (it != utils::IteratorType::parallel &&
-        !(it == utils::IteratorType::reduction && i + 1 == iterators.size()))
-      return false;
-  for (AffineMap map : linalgOp.getIndexingMapsArray()) {
-    if (!map.isProjectedPermutation())
-      return false;
-    int64_t last = -1;
-    for (AffineExpr e : map.getResults()) {
-      int64_t pos = cast<AffineDimExpr>(e).getPosition();
-      if (pos <= last)
-        return false;
-      last = pos;
-    }
-  }
   AffineMap out =
       linalgOp.getMatchingIndexingMap(linalgOp.getDpsInitOperand(0));
   for (auto [i, e] : llvm::enumerate(out.getResults()))

@@ -17,6 +17,8 @@
 
 #include "Transformer/Codegen/CPU/Passes.h"
 
+#include "RowStructure.h"
+
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
@@ -58,31 +60,11 @@ static constexpr llvm::StringLiteral kRowAttrName = "transformer.row";
 
 namespace {
 
-/// Element-wise (all loops parallel) or row reduction (only the innermost
-/// loop reduces), with every operand indexed by an ordered subset of the
-/// loops (broadcasts, no transposes), so that the innermost loop walks each
-/// operand that uses it contiguously.
+/// A row op (hasRowStructure) on buffers of scalars whose innermost
+/// dimension is contiguous.
 bool isRowOp(linalg::LinalgOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
-      op->hasAttr(kContractionAttrName) ||
-      linalg::isaContractionOpInterface(op))
+  if (!op.hasPureBufferSemantics() || !hasRowStructure(op))
     return false;
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  for (auto [i, it] : llvm::enumerate(iterators))
-    if (it != utils::IteratorType::parallel &&
-        !(it == utils::IteratorType::reduction && i + 1 == iterators.size()))
-      return false;
-  for (AffineMap map : op.getIndexingMapsArray()) {
-    if (!map.isProjectedPermutation())
-      return false;
-    int64_t last = -1;
-    for (AffineExpr e : map.getResults()) {
-      int64_t pos = cast<AffineDimExpr>(e).getPosition();
-      if (pos <= last)
-        return false;
-      last = pos;
-    }
-  }
   // Only float and integer scalars (no complex, no nested vectors), in
   // buffers whose innermost dimension is contiguous: a strided one (a slice
   // with step 2) would need gathers, which the transfer lowering leaves
