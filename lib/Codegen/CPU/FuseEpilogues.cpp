@@ -11,6 +11,8 @@
 
 #include "Transformer/Codegen/CPU/Passes.h"
 
+#include "TileTemporaries.h"
+
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -153,37 +155,27 @@ linalg::GenericOp updateInPlace(RewriterBase &rewriter, linalg::GenericOp op,
 /// block of B stays in L2).
 constexpr int64_t kCacheTileK = 256;
 
-/// Erases `value`'s chain of slices back to its tensor.empty, as far as
-/// they have no other use.
-void eraseUnusedSlices(RewriterBase &rewriter, Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (!def->use_empty() || !isa<tensor::ExtractSliceOp, tensor::EmptyOp>(def))
-      return;
-    value = isa<tensor::ExtractSliceOp>(def) ? def->getOperand(0) : Value();
-    rewriter.eraseOp(def);
-    if (!value)
-      return;
-  }
+/// Returns the op of `ops` tagged `tag`, if any.
+Operation *findTagged(ArrayRef<Operation *> ops, StringRef tag) {
+  for (Operation *op : ops)
+    if (auto attr = op->getAttrOfType<StringAttr>(kContractionAttrName);
+        attr && attr.getValue() == tag)
+      return op;
+  return nullptr;
 }
 
 /// In a cache tile whose contraction reads a transposed slice of B made in
 /// the tile, tiles the contraction along k by the schedule's k block and
 /// makes each block's part of the transposed slice in that k step: the
 /// block is read while still in L2, instead of a K x 256 slice (3 MiB for
-/// K = 3072) written whole and read back.
+/// K = 3072) written whole and read back. `tileTag` and `transposeTileTag`
+/// are the tags of the contraction tile and of the transposed slice.
 void blockTransposeAlongK(RewriterBase &rewriter,
                           const scf::SCFTileAndFuseResult &fused,
-                          bool batched) {
-  Operation *tile = nullptr, *transposeTile = nullptr;
-  for (Operation *op : fused.tiledAndFusedOps) {
-    auto tag = op->getAttrOfType<StringAttr>(kContractionAttrName);
-    if (!tag)
-      continue;
-    if (tag.getValue() == (batched ? "bmnk_tile" : "mnk_tile"))
-      tile = op;
-    else if (tag.getValue() == (batched ? "btranspose_tile" : "transpose_tile"))
-      transposeTile = op;
-  }
+                          StringRef tileTag, StringRef transposeTileTag) {
+  Operation *tile = findTagged(fused.tiledAndFusedOps.getArrayRef(), tileTag);
+  Operation *transposeTile =
+      findTagged(fused.tiledAndFusedOps.getArrayRef(), transposeTileTag);
   if (!tile || !transposeTile)
     return;
   auto contraction = cast<linalg::LinalgOp>(tile);
@@ -208,35 +200,21 @@ void blockTransposeAlongK(RewriterBase &rewriter,
   FailureOr<scf::SCFTileAndFuseResult> blocked =
       scf::tileConsumerAndFuseProducersUsingSCF(
           rewriter, cast<TilingInterface>(tile), options);
-  if (failed(blocked))
+  if (failed(blocked) || blocked->loops.empty())
     return;
   for (auto [value, replacement] : blocked->replacements)
     rewriter.replaceAllUsesWith(value, replacement);
   rewriter.eraseOp(tile);
   // Each k step transposes into the same buffer of one block, made once per
   // cache tile, rather than into its own part of a whole copy.
-  for (Operation *op : blocked->tiledAndFusedOps) {
-    auto blockTranspose = dyn_cast<linalg::LinalgOp>(op);
-    if (!blockTranspose || op == blocked->tiledAndFusedOps.front() ||
-        !op->hasAttr(kContractionAttrName) || blocked->loops.empty())
-      continue;
-    auto tag = op->getAttrOfType<StringAttr>(kContractionAttrName);
-    if (tag.getValue() != (batched ? "btranspose_tile" : "transpose_tile"))
-      continue;
-    OpOperand *init = blockTranspose.getDpsInitOperand(0);
-    auto type = dyn_cast<RankedTensorType>(init->get().getType());
-    if (!type || !type.hasStaticShape())
-      continue;
-    rewriter.setInsertionPoint(blocked->loops.front());
-    Value buffer = tensor::EmptyOp::create(
-        rewriter, op->getLoc(), type.getShape(), type.getElementType());
-    Value old = init->get();
-    rewriter.modifyOpInPlace(op, [&] { init->set(buffer); });
-    eraseUnusedSlices(rewriter, old);
+  if (Operation *blockTranspose = findTagged(
+          blocked->tiledAndFusedOps.getArrayRef(), transposeTileTag)) {
+    OpOperand &init =
+        *cast<linalg::LinalgOp>(blockTranspose).getDpsInitOperand(0);
+    if (cast<RankedTensorType>(init.get().getType()).hasStaticShape())
+      setTileTemporary(rewriter, init, blocked->loops.front());
   }
-  for (Operation *user : llvm::to_vector(transposeTile->getUsers()))
-    if (isa<tensor::ExtractSliceOp>(user) && user->use_empty())
-      rewriter.eraseOp(user);
+  eraseUnusedSliceUsers(rewriter, transposeTile);
   if (transposeTile->use_empty()) {
     Value init = cast<linalg::LinalgOp>(transposeTile).getDpsInits()[0];
     rewriter.eraseOp(transposeTile);
@@ -287,18 +265,20 @@ struct FuseEpiloguesPass
     // each tile then transposes the slice of B it reads, on its own thread
     // and into a buffer that stays in cache, rather than writing the whole
     // copy to memory and reading it back.
+    StringAttr transposeTag =
+        rewriter.getStringAttr(batched ? "btranspose" : "transpose");
+    StringAttr transposeTileTag =
+        rewriter.getStringAttr(transposeTag.getValue() + "_tile");
     Operation *fusedTranspose = nullptr;
     Value rhs = contraction.getDpsInputs()[1];
     auto transpose = rhs.getDefiningOp<linalg::LinalgOp>();
     if (transpose && transpose->hasOneUse() &&
         transpose->getAttrOfType<StringAttr>(kContractionAttrName) ==
-            (batched ? "btranspose" : "transpose") &&
+            transposeTag &&
         hasFewRowTiles(contraction, cacheTileM)) {
       fusable.insert(transpose);
       fusedTranspose = transpose;
-      transpose->setAttr(kContractionAttrName,
-                         rewriter.getStringAttr(batched ? "btranspose_tile"
-                                                        : "transpose_tile"));
+      transpose->setAttr(kContractionAttrName, transposeTileTag);
     }
     Operation *root = contraction;
     Value result = contraction->getResult(0);
@@ -353,15 +333,14 @@ struct FuseEpiloguesPass
         op->removeAttr(kContractionAttrName);
       contraction->setAttr(kContractionAttrName, tag);
       if (fusedTranspose)
-        fusedTranspose->setAttr(
-            kContractionAttrName,
-            rewriter.getStringAttr(batched ? "btranspose" : "transpose"));
+        fusedTranspose->setAttr(kContractionAttrName, transposeTag);
       return;
     }
     for (auto [value, replacement] : fused->replacements)
       rewriter.replaceAllUsesWith(value, replacement);
     if (fusedTranspose)
-      blockTransposeAlongK(rewriter, *fused, batched);
+      blockTransposeAlongK(rewriter, *fused, (tag.getValue() + "_tile").str(),
+                           transposeTileTag.getValue());
     // The tiled ops carry the tags (cloned attributes); the originals are dead
     // unless something else uses them, and then they are lowered as before.
     contraction->setAttr(kContractionAttrName, tag);
@@ -372,9 +351,7 @@ struct FuseEpiloguesPass
     llvm::append_range(originals, producers);
     if (fusedTranspose) {
       // Tile-and-fuse leaves a dead slice of the whole copy behind.
-      for (Operation *user : llvm::to_vector(fusedTranspose->getUsers()))
-        if (isa<tensor::ExtractSliceOp>(user) && user->use_empty())
-          rewriter.eraseOp(user);
+      eraseUnusedSliceUsers(rewriter, fusedTranspose);
       originals.push_back(fusedTranspose);
     }
     for (Operation *op : originals)

@@ -14,6 +14,7 @@
 #include "Transformer/Codegen/CPU/Passes.h"
 
 #include "RowStructure.h"
+#include "TileTemporaries.h"
 
 #include "Transformer/Transforms/Passes.h"
 
@@ -209,12 +210,10 @@ void eraseDeadOps(RewriterBase &rewriter, Region &region) {
   }
 }
 
-/// The rows a tile takes along `rows` (a static size): about
+/// The rows a tile takes along `rows` (static sizes): about
 /// kRowTileElements elements, and a divisor of `rows` so that every tile
 /// has the same static shape.
 int64_t rowTileSize(int64_t rows, int64_t rowLength) {
-  if (ShapedType::isDynamic(rows) || ShapedType::isDynamic(rowLength))
-    return 1;
   int64_t target = std::max<int64_t>(1, kRowTileElements / rowLength);
   for (int64_t size = std::min(target, rows); size > 1; --size)
     if (rows % size == 0)
@@ -225,10 +224,10 @@ int64_t rowTileSize(int64_t rows, int64_t rowLength) {
 /// After fusion and CSE, gives every op of the tile an init of its own: a
 /// fill that CSE made shared (the zero of layer_norm's two sums) is cloned
 /// per user, and each op that writes a temporary (an init that is a
-/// tensor.empty, or a slice of one) gets a tensor.empty of the tile's size,
-/// so that the tile writes buffers of its own size and bufferization needs
-/// no copies. In a sequential loop those are made once, before the loop,
-/// and reused by every tile.
+/// tensor.empty, or a slice of one) gets a tensor.empty of the tile's
+/// (static) size, so that the tile writes buffers of its own size and
+/// bufferization needs no copies. In a sequential loop those are made once,
+/// before the loop, and reused by every tile.
 void giveTilesTheirOwnTemporaries(RewriterBase &rewriter, Operation *loop) {
   SmallVector<linalg::LinalgOp> ops;
   loop->getRegion(0).walk([&](linalg::LinalgOp op) {
@@ -246,33 +245,19 @@ void giveTilesTheirOwnTemporaries(RewriterBase &rewriter, Operation *loop) {
       rewriter.modifyOpInPlace(op, [&] { init->set(clone->getResult(0)); });
     }
   }
+  // A walk again: it also meets the fills cloned above.
   loop->getRegion(0).walk([&](linalg::LinalgOp op) {
     if (op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics())
       return;
     OpOperand *init = op.getDpsInitOperand(0);
     Operation *def = init->get().getDefiningOp();
     auto slice = dyn_cast_or_null<tensor::ExtractSliceOp>(def);
-    auto empty = dyn_cast_or_null<tensor::EmptyOp>(def);
-    if (slice)
-      empty = slice.getSource().getDefiningOp<tensor::EmptyOp>();
-    if (!empty || (!slice && def->hasOneUse() && !sequential))
+    bool fromEmpty = slice ? isa_and_nonnull<tensor::EmptyOp>(
+                                 slice.getSource().getDefiningOp())
+                           : isa_and_nonnull<tensor::EmptyOp>(def);
+    if (!fromEmpty || (!slice && def->hasOneUse() && !sequential))
       return;
-    auto type = cast<RankedTensorType>(init->get().getType());
-    SmallVector<OpFoldResult> sizes =
-        slice ? slice.getMixedSizes()
-              : tensor::getMixedSizes(rewriter, op.getLoc(), init->get());
-    // Before a sequential loop when the sizes are static.
-    if (sequential && type.hasStaticShape())
-      rewriter.setInsertionPoint(loop);
-    else
-      rewriter.setInsertionPoint(op);
-    Value buffer = tensor::EmptyOp::create(rewriter, op.getLoc(), sizes,
-                                           type.getElementType());
-    if (buffer.getType() != type)
-      buffer = tensor::CastOp::create(rewriter, op.getLoc(), type, buffer);
-    rewriter.modifyOpInPlace(op, [&] { init->set(buffer); });
-    if (def->use_empty())
-      rewriter.eraseOp(def);
+    setTileTemporary(rewriter, *init, sequential ? loop : op.getOperation());
   });
 }
 

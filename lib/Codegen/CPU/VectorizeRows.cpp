@@ -53,9 +53,6 @@ using namespace mlir::transformer;
 /// stays a scalar loop when the row length is dynamic.
 static constexpr int64_t kRowVectorSize = 64;
 
-/// The smallest static row op split over threads (see isWorthThreads).
-static constexpr int64_t kMinThreadedRowElements = int64_t(1) << 16;
-
 static constexpr llvm::StringLiteral kRowAttrName = "transformer.row";
 
 namespace {

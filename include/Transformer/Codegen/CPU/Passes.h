@@ -26,6 +26,11 @@
 
 namespace mlir::transformer {
 
+/// The smallest static row op (or fused row chain) split over the threads,
+/// in elements; smaller ones stay on the calling thread (see isWorthThreads
+/// in lib/Codegen/CPU/VectorizeRows.cpp for why 64K).
+constexpr int64_t kMinThreadedRowElements = int64_t(1) << 16;
+
 #define GEN_PASS_DECL
 #include "Transformer/Codegen/CPU/Passes.h.inc"
 

@@ -287,7 +287,7 @@ def TransformerCPUFuseRowChainsPass
   }];
   let options = [
     Option<"minThreadedElements", "min-threaded-elements", "int64_t",
-           /*default=*/"65536",
+           /*default=*/"::mlir::transformer::kMinThreadedRowElements",
            "Smallest static chain (in elements) whose tiles are split over "
            "the threads">,
   ];
