@@ -291,3 +291,32 @@ func.func @transposed_rhs(%x: tensor<8x16xf32>, %w: tensor<32x16xf32>) -> (tenso
   %y2 = linalg.matmul ins(%x, %wt2 : tensor<8x16xf32>, tensor<16x32xf32>) outs(%z : tensor<8x32xf32>) -> tensor<8x32xf32>
   return %y, %y2, %wt2 : tensor<8x32xf32>, tensor<8x32xf32>, tensor<16x32xf32>
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// A fill written as a linalg.generic that yields a value from outside (as
+// element-wise conversion makes it) is cloned into the kernel it
+// initializes, like linalg.fill, rather than being a kernel of its own (a
+// pass over the accumulator in memory, and a copy of it into the kernel's).
+// CHECK-LABEL: func.func private @generic_fill_kernel(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<?x8xf32>, %[[W:[a-z0-9]+]]: tensor<8x8xf32>, %[[DEST:[a-z0-9]+]]: tensor<?x8xf32>) -> tensor<?x8xf32>
+// CHECK: %[[F:.*]] = linalg.generic {{.*}} outs(%[[DEST]] : tensor<?x8xf32>)
+// CHECK: linalg.matmul ins(%[[X]], %[[W]] : tensor<?x8xf32>, tensor<8x8xf32>) outs(%[[F]] : tensor<?x8xf32>)
+// CHECK-NOT: func.func private
+// CHECK-LABEL: func.func @generic_fill(
+// CHECK-NOT: linalg.generic
+// CHECK: call @generic_fill_kernel(
+func.func @generic_fill(%x: tensor<?x8xf32>, %w: tensor<8x8xf32>) -> tensor<?x8xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %x, %c0 : tensor<?x8xf32>
+  %e = tensor.empty(%n) : tensor<?x8xf32>
+  %f = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<?x8xf32>) {
+  ^bb0(%o: f32):
+    linalg.yield %zero : f32
+  } -> tensor<?x8xf32>
+  %y = linalg.matmul ins(%x, %w : tensor<?x8xf32>, tensor<8x8xf32>) outs(%f : tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %y : tensor<?x8xf32>
+}

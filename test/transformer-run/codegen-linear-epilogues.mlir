@@ -3,7 +3,8 @@
 // GELU, residual add and scale fused into the contraction's cache tiles
 // (lib/Codegen/CPU/FuseEpilogues.cpp). Sizes that divide the tiles, odd
 // sizes (37x53x61: peeled register, transpose and epilogue tiles), dynamic
-// sizes (scalar remainders), batched; -O2 and -O3, 1 and 2 threads. With at
+// sizes (scalar remainders; a dynamic number of rows is not padded, the
+// rows past the last multiple of 8 are computed row by row), batched; -O2 and -O3, 1 and 2 threads. With at
 // most 4 cache tiles along m, B's transposed copy is made per cache tile and
 // k block (tiles_* cases; a partial last k block); beyond, once.
 // REQUIRES: numpy
@@ -17,6 +18,10 @@
 // CHECK: PASS @linear_divisible: result[0] 256x512
 // CHECK: PASS @linear_dynamic: result[0] 45x70
 // CHECK: PASS @linear_dynamic_gelu_residual: result[0] 45x70
+// CHECK: PASS @linear_dynamic_rows: result[0] 1x128
+// CHECK: PASS @linear_dynamic_rows: result[1] 5x128
+// CHECK: PASS @linear_dynamic_rows: result[2] 13x128
+// CHECK: PASS @linear_dynamic_rows: result[3] 203x128
 // CHECK: PASS @linear_erf_gelu: result[0] 20x40
 // CHECK: PASS @linear_gelu: result[0] 128x300
 // CHECK: PASS @linear_odd: result[0] 37x53
@@ -65,6 +70,30 @@ func.func @linear_divisible(%x: tensor<256x512xf32>, %w: tensor<512x512xf32>, %b
 func.func @linear_dynamic(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
   %0 = transformer.linear %x, %w, %b : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
+}
+
+// A dynamic number of rows by GPT-2's layout of weights (k x n): the row
+// form for at most 3 rows, else register tiles with the rows past the last
+// multiple of 8 one by one (5 rows: all of them; 13: 8 + 5; 203: tiles of 64
+// rows, the last of 11 = 8 + 3), the bias and GELU fused in both cases.
+// PY: def case_linear_dynamic_rows(rng):
+// PY:     w, b = rng.standard_normal((96, 128), np.float32), rng.standard_normal((128,), np.float32)
+// PY:     xs = [rng.standard_normal((m, 96), np.float32) for m in (1, 5, 13, 203)]
+// PY:     return xs + [w, b], [ref.gelu_tanh(x @ w + b) for x in xs]
+func.func @linear_dynamic_rows(%x1: tensor<?x96xf32>, %x2: tensor<?x96xf32>, %x3: tensor<?x96xf32>, %x4: tensor<?x96xf32>, %w: tensor<96x128xf32>, %b: tensor<128xf32>) -> (tensor<?x128xf32>, tensor<?x128xf32>, tensor<?x128xf32>, tensor<?x128xf32>) {
+  %0 = transformer.matmul %x1, %w : tensor<?x96xf32>, tensor<96x128xf32> -> tensor<?x128xf32>
+  %1 = transformer.add %0, %b : tensor<?x128xf32>, tensor<128xf32> -> tensor<?x128xf32>
+  %2 = transformer.gelu %1 : tensor<?x128xf32> -> tensor<?x128xf32>
+  %3 = transformer.matmul %x2, %w : tensor<?x96xf32>, tensor<96x128xf32> -> tensor<?x128xf32>
+  %4 = transformer.add %3, %b : tensor<?x128xf32>, tensor<128xf32> -> tensor<?x128xf32>
+  %5 = transformer.gelu %4 : tensor<?x128xf32> -> tensor<?x128xf32>
+  %6 = transformer.matmul %x3, %w : tensor<?x96xf32>, tensor<96x128xf32> -> tensor<?x128xf32>
+  %7 = transformer.add %6, %b : tensor<?x128xf32>, tensor<128xf32> -> tensor<?x128xf32>
+  %8 = transformer.gelu %7 : tensor<?x128xf32> -> tensor<?x128xf32>
+  %9 = transformer.matmul %x4, %w : tensor<?x96xf32>, tensor<96x128xf32> -> tensor<?x128xf32>
+  %10 = transformer.add %9, %b : tensor<?x128xf32>, tensor<128xf32> -> tensor<?x128xf32>
+  %11 = transformer.gelu %10 : tensor<?x128xf32> -> tensor<?x128xf32>
+  return %2, %5, %8, %11 : tensor<?x128xf32>, tensor<?x128xf32>, tensor<?x128xf32>, tensor<?x128xf32>
 }
 
 // PY: def case_linear_dynamic_gelu_residual(rng):

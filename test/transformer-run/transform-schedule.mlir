@@ -15,7 +15,8 @@
 // USER: vector.fma {{.*}} : vector<16xf32>
 
 // BUILTIN: module attributes {transform.with_named_sequence}
-// BUILTIN: transform.structured.tile_using_for %{{.*}} tile_sizes [8, 32, 1]
+// BUILTIN: transform.structured.tile_using_for %{{.*}} tile_sizes [8, 0, 0]
+// BUILTIN: transform.structured.tile_using_for %{{.*}} tile_sizes [0, 32, 1]
 // BUILTIN: transform.named_sequence @__transform_main
 
 // PRINT-USER: A user's schedule: register tiles of 4 x 16

@@ -11,6 +11,8 @@
 #include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/TransformOps/DialectExtension.h"
 #include "mlir/Dialect/Linalg/Transforms/AllInterfaces.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/TransformOps/MemRefTransformOps.h"
 #include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
@@ -22,6 +24,7 @@
 #include "mlir/Dialect/Vector/TransformOps/VectorTransformOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -101,6 +104,17 @@ struct CPUCodegenPass
     // The tags have done their job; later passes and printed IR do not need
     // them.
     module.walk([](Operation *op) { op->removeAttr(kContractionAttrName); });
+    // exp, tanh and erf in the fused epilogues (GELU after a projection) as
+    // polynomials, as transformer-cpu-vectorize-rows makes them in row ops:
+    // LLVM would otherwise call libm once per lane.
+    RewritePatternSet patterns(&getContext());
+    populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
+      return name == math::ExpOp::getOperationName() ||
+             name == math::TanhOp::getOperationName() ||
+             name == math::ErfOp::getOperationName();
+    });
+    if (failed(applyPatternsGreedily(module, std::move(patterns))))
+      return signalPassFailure();
   }
 
   /// Shared between clones of the pass (the pass manager copies passes).

@@ -151,6 +151,22 @@ linalg::GenericOp updateInPlace(RewriterBase &rewriter, linalg::GenericOp op,
   return updated;
 }
 
+/// Replaces `tensor.dim` of `op`'s results by `tensor.dim` of their inits
+/// (equal sizes, destination style), so that sizes read from a fused op's
+/// result (the bounds of the cache tiles over a dynamic number of rows) do
+/// not keep the unfused op alive.
+void replaceDimsOfResults(RewriterBase &rewriter, Operation *op) {
+  auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+  if (!dps)
+    return;
+  for (OpResult result : op->getResults())
+    for (OpOperand &use : llvm::make_early_inc_range(result.getUses()))
+      if (auto dim = dyn_cast<tensor::DimOp>(use.getOwner()))
+        rewriter.modifyOpInPlace(dim, [&] {
+          dim.getSourceMutable().assign(dps.getTiedOpOperand(result)->get());
+        });
+}
+
 /// The k block of the CPU schedule (Schedules/contraction.mlir: a 256 x 256
 /// block of B stays in L2).
 constexpr int64_t kCacheTileK = 256;
@@ -354,9 +370,11 @@ struct FuseEpiloguesPass
       eraseUnusedSliceUsers(rewriter, fusedTranspose);
       originals.push_back(fusedTranspose);
     }
-    for (Operation *op : originals)
+    for (Operation *op : originals) {
+      replaceDimsOfResults(rewriter, op);
       if (op->use_empty())
         rewriter.eraseOp(op);
+    }
   }
 };
 

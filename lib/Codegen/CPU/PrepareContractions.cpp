@@ -18,8 +18,11 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 namespace mlir::transformer {
 #define GEN_PASS_DEF_TRANSFORMERCPUPREPARECONTRACTIONSPASS
@@ -67,22 +70,26 @@ getCanonicalLoopGroups(linalg::LinalgOp op) {
   return groups;
 }
 
-/// The register tile of the CPU schedule (Schedules/contraction.mlir): m and
-/// n are padded to multiples of it so that every register tile is full and
-/// vectorized; a partial tile of dynamic size would stay scalar.
+/// The register tile of the CPU schedule (Schedules/contraction.mlir): a
+/// static m and n are padded to multiples of it so that every register tile
+/// is full and vectorized. A dynamic m is not: the schedule computes the
+/// rows past the last multiple of 8 row by row (static 1 x 32 tiles, also
+/// vectorized), where a pad would copy A and the accumulator on every call
+/// and keep the epilogue out of the cache tiles (the slice of the padded
+/// result lies between them).
 constexpr int64_t kRegisterTileM = 8;
 constexpr int64_t kRegisterTileN = 32;
 
-/// Pads the m and n loops of a tagged contraction with zeros up to multiples
-/// of the register tile when they are not known to be (odd or dynamic
-/// sizes). The padded op computes into a padded result whose slice replaces
-/// the original; the padding costs one copy of the operands, far less than
-/// the scalar remainder loops it removes. Returns the op to tag.
+/// Pads the loops of a tagged contraction with zeros up to multiples of the
+/// register tile when they are not known to be: n when odd or dynamic, m
+/// when odd. The padded op computes into a padded result whose slice
+/// replaces the original; the padding costs one copy of the operands, far
+/// less than the scalar remainder loops it removes. Returns the op to tag.
 linalg::LinalgOp padToRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp op,
                                     int64_t mLoop) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<int64_t> multiples(ranges.size(), 1);
-  multiples[mLoop] = kRegisterTileM;
+  multiples[mLoop] = ShapedType::isDynamic(ranges[mLoop]) ? 0 : kRegisterTileM;
   multiples[mLoop + 1] = kRegisterTileN;
   bool needed = false;
   for (auto [range, multiple] : llvm::zip(ranges, multiples))
@@ -103,10 +110,17 @@ linalg::LinalgOp padToRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp op,
           rewriter, cast<TilingInterface>(op.getOperation()), options);
   if (failed(padded))
     return op;
-  // Operands already of the right size need no copy.
+  // Operands already of the right size need no copy: those padded by
+  // nothing, statically or provably (the dynamic m, whose multiple is 0).
+  auto isZero = [](OpFoldResult amount) {
+    FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+        presburger::BoundType::EQ, ValueBoundsConstraintSet::Variable(amount));
+    return succeeded(bound) && *bound == 0;
+  };
   for (tensor::PadOp pad : padded->padOps)
-    if (pad.getSourceType() == pad.getResultType() && pad.hasZeroLowPad() &&
-        pad.hasZeroHighPad())
+    if (pad.getSourceType() == pad.getResultType() &&
+        llvm::all_of(pad.getMixedLowPad(), isZero) &&
+        llvm::all_of(pad.getMixedHighPad(), isZero))
       rewriter.replaceOp(pad, pad.getSource());
   rewriter.replaceOp(op, padded->replacements);
   return cast<linalg::LinalgOp>(padded->paddedOp.getOperation());
@@ -170,28 +184,123 @@ Value buildFewRowsKernel(
   return result;
 }
 
+/// Whether `op` is element-wise on tensors: all loops parallel, one result
+/// indexed by the identity.
+bool isElementwise(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && linalgOp.hasPureTensorSemantics() &&
+         linalgOp.getNumDpsInits() == 1 && op->getNumResults() == 1 &&
+         linalgOp.getNumLoops() == linalgOp.getNumParallelLoops() &&
+         linalgOp.getMatchingIndexingMap(linalgOp.getDpsInitOperand(0))
+             .isIdentity();
+}
+
+/// Whether every operand of `op` other than `except` is defined before
+/// `anchor`, or is a `tensor.empty` whose sizes are (moved there by
+/// hoistEmpties), so that `op` can be cloned to where `anchor` is.
+bool operandsDominate(Operation *op, Value except, Operation *anchor,
+                      DominanceInfo &dominance) {
+  return llvm::all_of(op->getOperands(), [&](Value v) {
+    if (v == except || dominance.properlyDominates(v, anchor))
+      return true;
+    auto empty = v.getDefiningOp<tensor::EmptyOp>();
+    return empty && llvm::all_of(empty->getOperands(), [&](Value size) {
+             return dominance.properlyDominates(size, anchor);
+           });
+  });
+}
+
+/// Moves the `tensor.empty` operands of `op` that operandsDominate accepted
+/// before `anchor`.
+void hoistEmpties(RewriterBase &rewriter, Operation *op, Operation *anchor,
+                  DominanceInfo &dominance) {
+  for (Value v : op->getOperands())
+    if (auto empty = v.getDefiningOp<tensor::EmptyOp>();
+        empty && !dominance.properlyDominates(v, anchor))
+      rewriter.moveOpBefore(empty, anchor);
+}
+
+/// The element-wise ops that consume `op`'s result one after the other (bias
+/// add, GELU, residual add): each the only user of the previous result, in
+/// the same block, of the same type, its other operands defined before `op`.
+SmallVector<Operation *> getEpilogueChain(linalg::LinalgOp op,
+                                          DominanceInfo &dominance) {
+  SmallVector<Operation *> chain;
+  Value result = op->getResult(0);
+  while (result.hasOneUse()) {
+    Operation *user = *result.getUsers().begin();
+    if (user->getBlock() != op->getBlock() || !isElementwise(user) ||
+        user->getResult(0).getType() != result.getType() ||
+        !operandsDominate(user, result, op, dominance))
+      break;
+    chain.push_back(user);
+    result = user->getResult(0);
+  }
+  return chain;
+}
+
 /// For a dynamic number of rows: `scf.if` (rows <= maxRows) the few-rows
 /// form `build` makes, else a clone of `op`, which is returned for the usual
-/// preparation.
+/// preparation. The element-wise producer of the accumulator (a fill, the
+/// bias broadcast) and the chain of element-wise consumers (getEpilogueChain)
+/// are cloned into both branches: in the tiled one, fuse-epilogues then
+/// fuses them into the cache tiles rather than leaving a pass over memory
+/// after the `scf.if`.
 linalg::LinalgOp
 splitOnRowCount(RewriterBase &rewriter, linalg::LinalgOp op, int64_t maxRows,
                 function_ref<Value(OpBuilder &, linalg::LinalgOp)> build) {
   Location loc = op.getLoc();
+  DominanceInfo dominance(op->getParentOp());
+  SmallVector<Operation *> epilogue = getEpilogueChain(op, dominance);
+  Operation *initProducer = op.getDpsInits()[0].getDefiningOp();
+  if (!initProducer || !isElementwise(initProducer) ||
+      !operandsDominate(initProducer, Value(), op, dominance))
+    initProducer = nullptr;
+  Operation *last = epilogue.empty() ? op.getOperation() : epilogue.back();
+  for (Operation *consumer : epilogue)
+    hoistEmpties(rewriter, consumer, op, dominance);
+
   rewriter.setInsertionPoint(op);
   Value rows = tensor::DimOp::create(rewriter, loc, op.getDpsInputs()[0], 0);
   Value limit = arith::ConstantIndexOp::create(rewriter, loc, maxRows);
   Value few = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ule,
                                     rows, limit);
-  auto branch = scf::IfOp::create(rewriter, loc, op->getResultTypes(), few,
+  auto branch = scf::IfOp::create(rewriter, loc, last->getResultTypes(), few,
                                   /*addThenBlock=*/true, /*addElseBlock=*/true);
 
-  rewriter.setInsertionPointToStart(branch.thenBlock());
-  scf::YieldOp::create(rewriter, loc, buildFewRowsKernel(rewriter, op, build));
-  rewriter.setInsertionPointToStart(branch.elseBlock());
-  Operation *clone = rewriter.clone(*op);
-  scf::YieldOp::create(rewriter, loc, clone->getResults());
-  rewriter.replaceOp(op, branch.getResults());
-  return cast<linalg::LinalgOp>(clone);
+  // Builds one branch: the accumulator's producer, the contraction
+  // (`makeContraction` of the op with its init remapped) and the epilogue.
+  auto buildBranch =
+      [&](Block *block, function_ref<Value(linalg::LinalgOp)> makeContraction) {
+        rewriter.setInsertionPointToStart(block);
+        IRMapping mapping;
+        if (initProducer)
+          rewriter.clone(*initProducer, mapping);
+        auto contraction = cast<linalg::LinalgOp>(rewriter.clone(*op, mapping));
+        Value result = makeContraction(contraction);
+        mapping.map(op->getResult(0), result);
+        for (Operation *consumer : epilogue)
+          rewriter.clone(*consumer, mapping);
+        scf::YieldOp::create(rewriter, loc, mapping.lookup(last->getResult(0)));
+      };
+  linalg::LinalgOp tiled;
+  buildBranch(branch.thenBlock(), [&](linalg::LinalgOp contraction) {
+    rewriter.setInsertionPoint(contraction);
+    Value result = buildFewRowsKernel(rewriter, contraction, build);
+    rewriter.eraseOp(contraction);
+    return result;
+  });
+  buildBranch(branch.elseBlock(), [&](linalg::LinalgOp contraction) {
+    tiled = contraction;
+    return contraction->getResult(0);
+  });
+  rewriter.replaceAllUsesWith(last->getResult(0), branch.getResult(0));
+  for (Operation *consumer : llvm::reverse(epilogue))
+    rewriter.eraseOp(consumer);
+  rewriter.eraseOp(op);
+  if (initProducer && initProducer->use_empty())
+    rewriter.eraseOp(initProducer);
+  return tiled;
 }
 
 struct PrepareContractionsPass

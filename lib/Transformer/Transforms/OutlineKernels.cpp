@@ -33,8 +33,10 @@ static constexpr llvm::StringLiteral kKernelAttr = "transformer.kernel";
 namespace {
 
 /// A `linalg.fill`, or a generic whose body only yields an input (a
-/// broadcast or a copy): cheap to redo, so when it initialises the result of
-/// a kernel it is cloned into that kernel instead of being a kernel itself.
+/// broadcast or a copy) or a value from outside (a fill, as element-wise
+/// conversion writes it): cheap to redo, so when it initialises the result
+/// of a kernel it is cloned into that kernel instead of being a kernel
+/// itself.
 bool isInitProducer(Operation *op) {
   if (isa<linalg::FillOp>(op))
     return true;
@@ -46,7 +48,10 @@ bool isInitProducer(Operation *op) {
   if (body.getOperations().size() != 1)
     return false;
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  auto arg = dyn_cast<BlockArgument>(yield.getOperand(0));
+  Value yielded = yield.getOperand(0);
+  if (yielded.getParentRegion() != &generic.getRegion())
+    return true;
+  auto arg = dyn_cast<BlockArgument>(yielded);
   return arg && arg.getOwner() == &body &&
          arg.getArgNumber() < generic.getNumDpsInputs();
 }

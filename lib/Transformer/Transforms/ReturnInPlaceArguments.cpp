@@ -45,10 +45,13 @@ struct TransformerReturnInPlaceArgumentsPass
                                transformer::kInPlaceAttrName))
             continue;
           // Only returned (and named in deallocation bookkeeping, which
-          // never frees an argument): no one writes the clone.
+          // never frees an argument, or in its lowered form: pointer
+          // comparisons that keep a returned buffer from being freed): no
+          // one writes the clone.
           if (llvm::any_of(clone->getUsers(), [](Operation *user) {
                 return !isa<func::ReturnOp, bufferization::DeallocOp,
-                            memref::ExtractStridedMetadataOp>(user);
+                            memref::ExtractStridedMetadataOp,
+                            memref::ExtractAlignedPointerAsIndexOp>(user);
               }))
             continue;
           clones.push_back(clone);

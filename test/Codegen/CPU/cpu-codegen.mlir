@@ -23,16 +23,39 @@ func.func @divisible(%a: memref<1024x1024xf32>, %b: memref<1024x1024xf32>, %c: m
 
 // -----
 
-// Odd sizes: the 8x32 register tile is peeled; the remainders (5 rows, 21
-// columns) are vectorized at their static sizes.
+// Odd sizes: the 8x32 register tile is peeled; the 5 rows past the last
+// full tile are computed row by row (1x32 tiles), and the 21 columns of the
+// remainder along n at their static size.
 // CHECK-LABEL: func.func @odd
 // CHECK-DAG:     vector.fma {{.*}} : vector<32xf32>
 // CHECK-DAG:     vector.fma {{.*}} : vector<21xf32>
-// CHECK-DAG:     iter_args({{.*}}) -> (vector<5x32xf32>)
-// CHECK-DAG:     iter_args({{.*}}) -> (vector<5x21xf32>)
+// CHECK-DAG:     iter_args({{.*}}) -> (vector<8x32xf32>)
+// CHECK-DAG:     iter_args({{.*}}) -> (vector<8x21xf32>)
+// CHECK-DAG:     iter_args({{.*}}) -> (vector<1x32xf32>)
+// CHECK-DAG:     iter_args({{.*}}) -> (vector<1x21xf32>)
 // CHECK-NOT:     linalg.
 func.func @odd(%a: memref<37x61xf32>, %b: memref<61x53xf32>, %c: memref<37x53xf32>) {
   linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : memref<37x61xf32>, memref<61x53xf32>) outs(%c : memref<37x53xf32>)
+  return
+}
+
+// -----
+
+// A dynamic number of rows (not padded by the prepare pass): full 8x32
+// register tiles, then the rows past the last multiple of 8 one by one, each
+// a 1x32 tile whose accumulators also stay in registers across k.
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK:         scf.forall
+// CHECK:           scf.for {{.*}} step %c8
+// CHECK:             scf.for {{.*}} iter_args({{.*}}) -> (vector<8x32xf32>) {
+// CHECK-COUNT-8:       vector.fma {{.*}} : vector<32xf32>
+// CHECK:           scf.for {{.*}} step %c8
+// CHECK:             scf.for {{.*}} step %c1
+// CHECK:               scf.for {{.*}} iter_args({{.*}}) -> (vector<1x32xf32>) {
+// CHECK:                 vector.fma {{.*}} : vector<32xf32>
+// CHECK-NOT:     linalg.
+func.func @dynamic_rows(%a: memref<?x64xf32>, %b: memref<64x32xf32>, %c: memref<?x32xf32>) {
+  linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : memref<?x64xf32>, memref<64x32xf32>) outs(%c : memref<?x32xf32>)
   return
 }
 
@@ -85,7 +108,8 @@ func.func @untagged(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x
 // rows, a dynamic size inside the forall) keeps its full 16x16 tiles, and
 // its remainder is a generic lowered to loops later. A fused epilogue
 // (tagged by transformer-cpu-fuse-epilogues): vectors of 32 along the row,
-// the 12-column remainder peeled.
+// the 12-column remainder peeled, tanh as a polynomial (no libm call per
+// lane).
 // CHECK-LABEL: func.func @transpose_and_epilogue
 // CHECK:         scf.forall (%{{.*}}) in (2) {
 // CHECK:           scf.for
@@ -95,8 +119,12 @@ func.func @untagged(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x
 // CHECK:               vector.transfer_write {{.*}} : vector<16x16xf32>, memref<64x300xf32>
 // CHECK:             scf.for
 // CHECK:               linalg.generic
-// CHECK:         math.tanh {{.*}} : vector<1x32xf32>
-// CHECK:         math.tanh {{.*}} : vector<1x12xf32>
+// CHECK-NOT:     math.tanh
+// CHECK:         math.absf {{.*}} : vector<1x32xf32>
+// CHECK:         math.fma {{.*}} : vector<1x32xf32>
+// CHECK:         math.absf {{.*}} : vector<1x12xf32>
+// CHECK:         math.fma {{.*}} : vector<1x12xf32>
+// CHECK-NOT:     math.tanh
 // CHECK-NOT:     transformer.contraction
 func.func @transpose_and_epilogue(%w: memref<300x64xf32>, %wt: memref<64x300xf32>, %c: memref<128x300xf32>) {
   linalg.transpose ins(%w : memref<300x64xf32>) outs(%wt : memref<64x300xf32>) permutation = [1, 0] {transformer.contraction = "transpose"}

@@ -194,3 +194,27 @@ func.func @dynamic_rows_three_column_tiles(%x: tensor<?x3072xf32>, %w: tensor<30
   %y = linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {transformer.contraction = "mnk"} ins(%x, %w : tensor<?x3072xf32>, tensor<3072x768xf32>) outs(%z : tensor<?x768xf32>) -> tensor<?x768xf32>
   return %y : tensor<?x768xf32>
 }
+
+// -----
+
+// A dynamic number of rows, with the accumulator given by the caller (a
+// kernel argument) and a bias add: the bounds of the cache tiles are read
+// from the accumulator, not from the unfused contraction, which is then gone
+// (the whole product was computed twice when a tensor.dim of its result
+// kept it alive).
+// CHECK-LABEL: func.func @dynamic_rows_epilogue
+// CHECK-SAME:    %{{[a-z0-9]+}}: tensor<?x64xf32>, %{{[a-z0-9]+}}: tensor<64x256xf32>, %[[ACC:[a-z0-9]+]]: tensor<?x256xf32>
+// CHECK:         %[[M:.*]] = tensor.dim %[[ACC]], %c0
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (%[[M]], 256) step (64, 256) shared_outs(%{{.*}} = %[[ACC]])
+// CHECK:           linalg.contract {{.*}} {transformer.contraction = "mnk_tile"}
+// CHECK:           linalg.generic {{.*}} attrs = {transformer.contraction = "epilogue"}
+// CHECK-NOT:     linalg.contract
+func.func @dynamic_rows_epilogue(%x: tensor<?x64xf32>, %w: tensor<64x256xf32>, %acc: tensor<?x256xf32>, %b: tensor<256xf32>, %out: tensor<?x256xf32>) -> tensor<?x256xf32> {
+  %y = linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {transformer.contraction = "mnk"} ins(%x, %w : tensor<?x64xf32>, tensor<64x256xf32>) outs(%acc : tensor<?x256xf32>) -> tensor<?x256xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%y, %b : tensor<?x256xf32>, tensor<256xf32>) outs(%out : tensor<?x256xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %o: f32):
+    %s = arith.addf %in, %in_0 : f32
+    linalg.yield %s : f32
+  } -> tensor<?x256xf32>
+  return %r : tensor<?x256xf32>
+}

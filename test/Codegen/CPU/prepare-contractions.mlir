@@ -102,15 +102,19 @@ func.func @two_dynamic_m_loops(%a: tensor<?x?x4xf32>, %b: tensor<4x16xf32>, %c: 
 
 // -----
 
-// Sizes that are multiples of the register tile: no padding. Dynamic m and n
-// are padded to the next multiple at run time; k never is.
+// Sizes that are multiples of the register tile: no padding. A dynamic n is
+// padded to the next multiple at run time (B and C); a dynamic m is not (A is
+// read as it is: the schedule computes the rows past the last multiple of 8
+// row by row); k never is.
 // CHECK-LABEL: func.func @padding
+// CHECK-SAME:    %[[X:arg3]]: tensor<?x7xf32>
 // CHECK-NOT:     tensor.pad
 // CHECK:         linalg.matmul {transformer.contraction = "mnk"} ins(%{{.*}}, %{{.*}} : tensor<16x3xf32>, tensor<3x64xf32>)
-// CHECK:         tensor.pad %{{.*}} low[0, 0] high[%{{.*}}, 0]
-// CHECK:         tensor.pad %{{.*}} low[0, 0] high[0, %{{.*}}]
-// CHECK:         tensor.pad %{{.*}} low[0, 0] high[%{{.*}}, %{{.*}}]
-// CHECK:         %[[D:.*]] = linalg.matmul {transformer.contraction = "mnk"}
+// CHECK-NOT:     tensor.pad %[[X]]
+// CHECK:         %[[YP:.*]] = tensor.pad %{{.*}} low[0, 0] high[0, %{{.*}}]
+// CHECK-NOT:     tensor.pad %[[X]]
+// CHECK:         %[[ZP:.*]] = tensor.pad %{{.*}} low[0, 0] high[%{{.*}}, %{{.*}}]
+// CHECK:         %[[D:.*]] = linalg.matmul {transformer.contraction = "mnk"} ins(%[[X]], %[[YP]] : tensor<?x7xf32>, tensor<7x?xf32>) outs(%[[ZP]] :
 // CHECK:         tensor.extract_slice %[[D]]
 func.func @padding(%a: tensor<16x3xf32>, %b: tensor<3x64xf32>, %c: tensor<16x64xf32>,
                    %x: tensor<?x7xf32>, %y: tensor<7x?xf32>, %z: tensor<?x?xf32>) -> (tensor<16x64xf32>, tensor<?x?xf32>) {
@@ -149,7 +153,7 @@ func.func @packed_b(%a: tensor<16x8xf32>, %bp: tensor<2x8x32xf32>, %c: tensor<16
 // CHECK-DAG:     %[[D2:.*]] = tensor.dim %[[B]], %c2
 // CHECK:         %[[E:.*]] = tensor.empty(%[[D0]], %[[D2]], %[[D1]]) : tensor<?x?x?xf32>
 // CHECK:         %[[T:.*]] = linalg.transpose ins(%[[B]] : tensor<?x?x?xf32>) outs(%[[E]] : tensor<?x?x?xf32>) permutation = [0, 2, 1] {transformer.contraction = "btranspose"}
-// Dynamic m and n are then padded to the register tile.
+// A dynamic n is then padded to the register tile (a dynamic m is not).
 // CHECK:         %[[TP:.*]] = tensor.pad %[[T]]
 // CHECK:         linalg.contract {{.*}} {transformer.contraction = "bmnk"} ins(%{{.*}}, %[[TP]] :
 func.func @batched_transpose_b(%a: tensor<?x?x?xf32>, %b: tensor<?x?x?xf32>, %c: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
@@ -221,4 +225,45 @@ func.func @dot_dynamic_rows(%a: tensor<?x32xf32>, %b: tensor<40x32xf32>, %c: ten
 func.func @row_rows(%a: tensor<1x32xf32>, %b: tensor<32x128xf32>, %c: tensor<1x128xf32>) -> tensor<1x128xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<1x32xf32>, tensor<32x128xf32>) outs(%c : tensor<1x128xf32>) -> tensor<1x128xf32>
   return %0 : tensor<1x128xf32>
+}
+
+// -----
+
+// A dynamic number of rows with an epilogue: the accumulator's fill and the
+// element-wise consumers (here a bias add, whose tensor.empty comes after the
+// contraction) are cloned into both branches of the run-time choice, so that
+// the tiled branch can fuse them into its cache tiles; nothing is padded and
+// nothing is left after the scf.if.
+// CHECK-LABEL: func.func @dynamic_rows_epilogue
+// CHECK-SAME:    %[[A:[a-z0-9]+]]: tensor<?x32xf32>, %[[B:[a-z0-9]+]]: tensor<32x128xf32>, %[[BIAS:[a-z0-9]+]]: tensor<128xf32>
+// CHECK:         %[[R:.*]] = scf.if %{{.*}} -> (tensor<?x128xf32>) {
+// CHECK:           %[[FILL1:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<?x128xf32>)
+// CHECK:           scf.forall {{.*}} shared_outs(%{{.*}} = %[[FILL1]])
+// CHECK:           } {transformer.kernel_root}
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %[[BIAS]] : tensor<?x128xf32>, tensor<128xf32>)
+// CHECK:         } else {
+// CHECK-NOT:       tensor.pad
+// CHECK:           %[[FILL2:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<?x128xf32>)
+// CHECK:           %[[MM:.*]] = linalg.matmul {transformer.contraction = "mnk"} ins(%[[A]], %[[B]] : tensor<?x32xf32>, tensor<32x128xf32>) outs(%[[FILL2]] : tensor<?x128xf32>)
+// CHECK:           %[[E:.*]] = linalg.generic {{.*}} ins(%[[MM]], %[[BIAS]] : tensor<?x128xf32>, tensor<128xf32>)
+// CHECK:           scf.yield %[[E]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return %[[R]]
+func.func @dynamic_rows_epilogue(%a: tensor<?x32xf32>, %b: tensor<32x128xf32>, %bias: tensor<128xf32>) -> tensor<?x128xf32> {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %m = tensor.dim %a, %c0 : tensor<?x32xf32>
+  %e = tensor.empty(%m) : tensor<?x128xf32>
+  %zero = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<?x128xf32>) {
+  ^bb0(%out: f32):
+    linalg.yield %cst : f32
+  } -> tensor<?x128xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<?x32xf32>, tensor<32x128xf32>) outs(%zero : tensor<?x128xf32>) -> tensor<?x128xf32>
+  %e2 = tensor.empty(%m) : tensor<?x128xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm, %bias : tensor<?x128xf32>, tensor<128xf32>) outs(%e2 : tensor<?x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<?x128xf32>
+  return %r : tensor<?x128xf32>
 }
