@@ -19,13 +19,31 @@ constexpr int64_t kLanes = 16;
 /// Columns per register tile: 8 accumulators, 8 loads of B and one of A per
 /// step of k.
 constexpr int64_t kColumns = 8;
-/// Columns per task of the threads.
+/// Columns per task of the threads, at most.
 constexpr int64_t kColumnsPerTask = 256;
+/// ... and at least, when halved for an even number of tasks.
+constexpr int64_t kMinColumnsPerTask = 64;
 /// Columns of the row form's register tile: 4 vectors of 16.
 constexpr int64_t kRowTileColumns = 64;
 } // namespace
 
 namespace {
+/// Columns per task for `result` (rows x columns): kColumnsPerTask,
+/// halved (down to kMinColumnsPerTask) while a static width makes an odd
+/// number of tasks. Two threads then share the work evenly: a decode
+/// step's 768-column projections made 3 tasks of 256, one thread doing two
+/// while the other waited.
+int64_t getColumnsPerTask(Value result) {
+  int64_t width = cast<ShapedType>(result.getType()).getDimSize(1);
+  int64_t perTask = kColumnsPerTask;
+  if (ShapedType::isDynamic(width))
+    return perTask;
+  while (perTask > kMinColumnsPerTask &&
+         llvm::divideCeil(width, perTask) % 2 == 1)
+    perTask /= 2;
+  return perTask;
+}
+
 /// Whether `op` is a 3-loop f32 multiply-accumulate (upstream's contraction
 /// check) indexed A (m, k), B as `rhs`, C (m, n), with loops (m, n, k).
 bool isF32Contraction(linalg::LinalgOp op, bool rhsIsNK) {
@@ -80,6 +98,7 @@ Value transformer::buildDotKernel(OpBuilder &b, linalg::LinalgOp op) {
   Value c0 = index(b, 0), c1 = index(b, 1);
   Value rows = tensor::DimOp::create(b, loc, acc, 0);
   Value columns = tensor::DimOp::create(b, loc, acc, 1);
+  int64_t perTask = getColumnsPerTask(acc);
   Value zeros = arith::ConstantOp::create(
       b, loc, lanesType, DenseElementsAttr::get(lanesType, 0.0f));
   Value padding = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
@@ -111,12 +130,11 @@ Value transformer::buildDotKernel(OpBuilder &b, linalg::LinalgOp op) {
     return totals;
   };
 
-  // Tasks of kColumnsPerTask columns.
+  // Tasks of `perTask` columns.
   Value tasks = affine::AffineApplyOp::create(
       b, loc,
-      AffineMap::get(
-          0, 1,
-          getAffineSymbolExpr(0, b.getContext()).ceilDiv(kColumnsPerTask)),
+      AffineMap::get(0, 1,
+                     getAffineSymbolExpr(0, b.getContext()).ceilDiv(perTask)),
       ValueRange{columns});
   auto forall = scf::ForallOp::create(b, loc, ArrayRef<OpFoldResult>{tasks},
                                       ValueRange{acc}, std::nullopt);
@@ -128,13 +146,11 @@ Value transformer::buildDotKernel(OpBuilder &b, linalg::LinalgOp op) {
     AffineExpr t = getAffineDimExpr(0, ctx);
     AffineExpr n = getAffineSymbolExpr(0, ctx);
     Value first = affine::AffineApplyOp::create(
-        fb, loc, AffineMap::get(1, 0, t * kColumnsPerTask), task);
+        fb, loc, AffineMap::get(1, 0, t * perTask), task);
     Value count = affine::AffineMinOp::create(
         fb, loc,
-        AffineMap::get(1, 1,
-                       {getAffineConstantExpr(kColumnsPerTask, ctx),
-                        n - t * kColumnsPerTask},
-                       ctx),
+        AffineMap::get(
+            1, 1, {getAffineConstantExpr(perTask, ctx), n - t * perTask}, ctx),
         ValueRange{task, columns});
     // Columns in full register tiles, then the rest one by one.
     Value full = affine::AffineApplyOp::create(
@@ -206,14 +222,14 @@ Value transformer::buildRowKernel(OpBuilder &b, linalg::LinalgOp op) {
   Value c0 = index(b, 0), c1 = index(b, 1);
   Value rows = tensor::DimOp::create(b, loc, acc, 0);
   Value columns = tensor::DimOp::create(b, loc, acc, 1);
+  int64_t perTask = getColumnsPerTask(acc);
   Value depth = tensor::DimOp::create(b, loc, lhs, 1);
   Value padding = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   SmallVector<bool> inBounds = {true};
   MLIRContext *ctx = b.getContext();
   AffineExpr s0 = getAffineSymbolExpr(0, ctx);
   Value tasks = affine::AffineApplyOp::create(
-      b, loc, AffineMap::get(0, 1, s0.ceilDiv(kColumnsPerTask)),
-      ValueRange{columns});
+      b, loc, AffineMap::get(0, 1, s0.ceilDiv(perTask)), ValueRange{columns});
   auto forall = scf::ForallOp::create(b, loc, ArrayRef<OpFoldResult>{tasks},
                                       ValueRange{acc}, std::nullopt);
   OpBuilder fb(forall.getTerminator());
@@ -221,14 +237,12 @@ Value transformer::buildRowKernel(OpBuilder &b, linalg::LinalgOp op) {
   Value out = forall.getRegionIterArgs()[0];
   AffineExpr t = getAffineDimExpr(0, ctx);
   Value first = affine::AffineApplyOp::create(
-      fb, loc, AffineMap::get(1, 0, t * kColumnsPerTask), task);
+      fb, loc, AffineMap::get(1, 0, t * perTask), task);
   // A multiple of kRowTileColumns: the columns are (isRowForm).
   Value count = affine::AffineMinOp::create(
       fb, loc,
-      AffineMap::get(1, 1,
-                     {getAffineConstantExpr(kColumnsPerTask, ctx),
-                      s0 - t * kColumnsPerTask},
-                     ctx),
+      AffineMap::get(
+          1, 1, {getAffineConstantExpr(perTask, ctx), s0 - t * perTask}, ctx),
       ValueRange{task, columns});
   SmallVector<OpFoldResult> offsets = {fb.getIndexAttr(0), first};
   SmallVector<OpFoldResult> sizes = {rows, count};

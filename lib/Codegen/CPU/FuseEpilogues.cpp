@@ -87,19 +87,19 @@ bool hasFewRowTiles(linalg::LinalgOp contraction, int64_t tileM) {
 }
 
 /// Whether the pipeline lowers every op of the body on vectors: arith, and the
-/// math ops that math-to-llvm makes LLVM intrinsics. Others (math.erf, ...)
-/// become libm calls only on scalars, so their epilogues are fused but left
-/// to scalar loops.
+/// math ops that math-to-llvm makes LLVM intrinsics, and exp/tanh/erf, which
+/// transformer-cpu-codegen makes polynomials. Others become libm calls only
+/// on scalars, so their epilogues are fused but left to scalar loops.
 bool hasVectorLowering(linalg::LinalgOp op) {
   return llvm::all_of(op.getBlock()->without_terminator(), [](Operation &op) {
     if (isa<arith::ArithDialect>(op.getDialect()))
       return true;
     return isa<math::AbsFOp, math::CeilOp, math::CopySignOp, math::CosOp,
-               math::ExpOp, math::Exp2Op, math::ExpM1Op, math::FloorOp,
-               math::FmaOp, math::LogOp, math::Log10Op, math::Log1pOp,
-               math::Log2Op, math::PowFOp, math::RoundEvenOp, math::RoundOp,
-               math::RsqrtOp, math::SinOp, math::SqrtOp, math::TanhOp,
-               math::TruncOp>(op);
+               math::ErfOp, math::ExpOp, math::Exp2Op, math::ExpM1Op,
+               math::FloorOp, math::FmaOp, math::LogOp, math::Log10Op,
+               math::Log1pOp, math::Log2Op, math::PowFOp, math::RoundEvenOp,
+               math::RoundOp, math::RsqrtOp, math::SinOp, math::SqrtOp,
+               math::TanhOp, math::TruncOp>(op);
   });
 }
 

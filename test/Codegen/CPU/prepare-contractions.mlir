@@ -267,3 +267,23 @@ func.func @dynamic_rows_epilogue(%a: tensor<?x32xf32>, %b: tensor<32x128xf32>, %
   } -> tensor<?x128xf32>
   return %r : tensor<?x128xf32>
 }
+
+// -----
+
+// The few-rows forms' tasks: 256 columns, halved while a static width makes
+// an odd number of them (768 columns: 6 tasks of 128 rather than 3 of 256,
+// which left one of two threads idle for a third of the time); 1024
+// columns keep 4 tasks of 256.
+// CHECK-DAG:   #[[$TASKS128:.*]] = affine_map<()[s0] -> (s0 ceildiv 128)>
+// CHECK-DAG:   #[[$TASKS256:.*]] = affine_map<()[s0] -> (s0 ceildiv 256)>
+// CHECK-LABEL: func.func @row_tasks
+// CHECK:         affine.apply #[[$TASKS128]]()
+// CHECK:         scf.forall
+// CHECK:         affine.apply #[[$TASKS256]]()
+// CHECK:         scf.forall
+func.func @row_tasks(%a: tensor<1x32xf32>, %b: tensor<32x768xf32>, %c: tensor<1x768xf32>,
+                     %b2: tensor<32x1024xf32>, %c2: tensor<1x1024xf32>) -> (tensor<1x768xf32>, tensor<1x1024xf32>) {
+  %0 = linalg.matmul ins(%a, %b : tensor<1x32xf32>, tensor<32x768xf32>) outs(%c : tensor<1x768xf32>) -> tensor<1x768xf32>
+  %1 = linalg.matmul ins(%a, %b2 : tensor<1x32xf32>, tensor<32x1024xf32>) outs(%c2 : tensor<1x1024xf32>) -> tensor<1x1024xf32>
+  return %0, %1 : tensor<1x768xf32>, tensor<1x1024xf32>
+}

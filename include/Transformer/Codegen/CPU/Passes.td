@@ -44,6 +44,16 @@ def TransformerCPUPrepareContractionsPass
     and 4 loads of B's row per step of k, instead of padding m to 8. Both
     forms are marked `transformer.kernel_root`, so that
     `--transformer-outline-kernels` makes each a kernel shared by all layers.
+    With a dynamic number of rows, the accumulator's element-wise producer
+    (a fill) and the chain of single-use element-wise consumers (bias add,
+    GELU, residual add) are cloned into both branches of the `scf.if`, so
+    that `transformer-cpu-fuse-epilogues` fuses them into the register-tile
+    branch's cache tiles.
+
+    A static m and an odd or dynamic n are padded with zeros to multiples of
+    the 8 x 32 register tile (`linalg::rewriteAsPaddedOp`); a dynamic m is
+    not: the schedule runs the rows past the last multiple of 8 as 1 x 32
+    tiles.
 
     Example:
 
@@ -75,8 +85,12 @@ def TransformerCPUCodegenPass
     (lib/Codegen/CPU/Schedules/contraction.mlir, printed by
     `transformer-run --print-transform-schedule`): cache tiles distributed
     over threads with `scf.forall`, register tiles of 8 x 32 peeled for odd
-    sizes, vectorized to `vector.contract`, accumulators hoisted, and
-    contractions lowered to `vector.fma`.
+    sizes (the rows past the last multiple of 8 as 1 x 32 tiles), vectorized
+    to `vector.contract`, accumulators hoisted, and contractions lowered to
+    `vector.fma`. Then `math.exp`, `math.tanh` and `math.erf` (in the fused
+    epilogues: GELU) become polynomials (upstream
+    `populateMathPolynomialApproximationPatterns`), vectorized like the rest
+    rather than libm calls per lane.
 
     Runs on bufferized IR (memrefs), after `transformer-cpu-prepare-
     contractions` tagged the contractions.
@@ -88,6 +102,7 @@ def TransformerCPUCodegenPass
   ];
   let dependentDialects = ["::mlir::transform::TransformDialect",
                            "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::memref::MemRefDialect",
