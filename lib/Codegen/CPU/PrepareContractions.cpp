@@ -23,6 +23,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::transformer {
 #define GEN_PASS_DEF_TRANSFORMERCPUPREPARECONTRACTIONSPASS
@@ -195,12 +197,15 @@ bool isElementwise(Operation *op) {
              .isIdentity();
 }
 
-/// Whether every operand of `op` other than `except` is defined before
-/// `anchor`, or is a `tensor.empty` whose sizes are (moved there by
-/// hoistEmpties), so that `op` can be cloned to where `anchor` is.
+/// Whether every value `op` uses (operands, and values from above in its
+/// body) other than `except` is defined before `anchor`, or is a
+/// `tensor.empty` whose sizes are (moved there by hoistEmpties), so that
+/// `op` can be cloned to where `anchor` is.
 bool operandsDominate(Operation *op, Value except, Operation *anchor,
                       DominanceInfo &dominance) {
-  return llvm::all_of(op->getOperands(), [&](Value v) {
+  llvm::SetVector<Value> used(op->operand_begin(), op->operand_end());
+  getUsedValuesDefinedAbove(op->getRegions(), used);
+  return llvm::all_of(used, [&](Value v) {
     if (v == except || dominance.properlyDominates(v, anchor))
       return true;
     auto empty = v.getDefiningOp<tensor::EmptyOp>();

@@ -287,3 +287,25 @@ func.func @row_tasks(%a: tensor<1x32xf32>, %b: tensor<32x768xf32>, %c: tensor<1x
   %1 = linalg.matmul ins(%a, %b2 : tensor<1x32xf32>, tensor<32x1024xf32>) outs(%c2 : tensor<1x1024xf32>) -> tensor<1x1024xf32>
   return %0, %1 : tensor<1x768xf32>, tensor<1x1024xf32>
 }
+
+// -----
+
+// An element-wise consumer whose body uses a value defined after the
+// contraction stays after the run-time choice (cloning it into the branches
+// would use the value before its definition).
+// CHECK-LABEL: func.func @dynamic_rows_late_value
+// CHECK:         %[[R:.*]] = scf.if
+// CHECK:         }
+// CHECK:         %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK:         linalg.generic {{.*}} ins(%[[R]] : tensor<?x128xf32>)
+// CHECK:           arith.mulf %{{.*}}, %[[HALF]]
+func.func @dynamic_rows_late_value(%a: tensor<?x32xf32>, %b: tensor<32x128xf32>, %c: tensor<?x128xf32>) -> tensor<?x128xf32> {
+  %mm = linalg.matmul ins(%a, %b : tensor<?x32xf32>, tensor<32x128xf32>) outs(%c : tensor<?x128xf32>) -> tensor<?x128xf32>
+  %half = arith.constant 0.5 : f32
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<?x128xf32>) outs(%c : tensor<?x128xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %s = arith.mulf %x, %half : f32
+    linalg.yield %s : f32
+  } -> tensor<?x128xf32>
+  return %r : tensor<?x128xf32>
+}
