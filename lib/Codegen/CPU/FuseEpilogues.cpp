@@ -11,6 +11,7 @@
 
 #include "Transformer/Codegen/CPU/Passes.h"
 
+#include "Elementwise.h"
 #include "TileTemporaries.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -31,14 +32,6 @@ using namespace mlir;
 using namespace mlir::transformer;
 
 namespace {
-
-/// An element-wise linalg op on tensors: all loops parallel, one result whose
-/// indexing map is the identity.
-bool isElementwise(linalg::LinalgOp op) {
-  return op && op.hasPureTensorSemantics() && op.getNumDpsInits() == 1 &&
-         op.getNumLoops() == op.getNumParallelLoops() &&
-         op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity();
-}
 
 /// The m size of the cache tiles: `tileM`, halved (down to 32, a multiple
 /// of the register tile) while a static result would give an odd number of
@@ -269,7 +262,7 @@ struct FuseEpiloguesPass
     SmallVector<Operation *> tagged, producers, consumers;
     Value init = contraction.getDpsInits()[0];
     while (auto producer = init.getDefiningOp<linalg::LinalgOp>()) {
-      if (!isElementwise(producer) || producer->getNumResults() != 1)
+      if (!isElementwiseOnTensors(producer))
         break;
       fusable.insert(producer);
       tagged.push_back(producer);
@@ -300,8 +293,7 @@ struct FuseEpiloguesPass
     Value result = contraction->getResult(0);
     while (result.hasOneUse()) {
       auto consumer = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
-      if (!consumer || !isElementwise(consumer) ||
-          consumer->getNumResults() != 1 ||
+      if (!consumer || !isElementwiseOnTensors(consumer) ||
           consumer->getResult(0).getType() != result.getType() ||
           consumer->getBlock() != contraction->getBlock())
         break;

@@ -9,6 +9,7 @@
 #include "Transformer/Codegen/CPU/Passes.h"
 
 #include "DotKernel.h"
+#include "Elementwise.h"
 #include "Transformer/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -186,17 +187,6 @@ Value buildFewRowsKernel(
   return result;
 }
 
-/// Whether `op` is element-wise on tensors: all loops parallel, one result
-/// indexed by the identity.
-bool isElementwise(Operation *op) {
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  return linalgOp && linalgOp.hasPureTensorSemantics() &&
-         linalgOp.getNumDpsInits() == 1 && op->getNumResults() == 1 &&
-         linalgOp.getNumLoops() == linalgOp.getNumParallelLoops() &&
-         linalgOp.getMatchingIndexingMap(linalgOp.getDpsInitOperand(0))
-             .isIdentity();
-}
-
 /// Whether every value `op` uses (operands, and values from above in its
 /// body) other than `except` is defined before `anchor`, or is a
 /// `tensor.empty` whose sizes are (moved there by hoistEmpties), so that
@@ -234,7 +224,7 @@ SmallVector<Operation *> getEpilogueChain(linalg::LinalgOp op,
   Value result = op->getResult(0);
   while (result.hasOneUse()) {
     Operation *user = *result.getUsers().begin();
-    if (user->getBlock() != op->getBlock() || !isElementwise(user) ||
+    if (user->getBlock() != op->getBlock() || !isElementwiseOnTensors(user) ||
         user->getResult(0).getType() != result.getType() ||
         !operandsDominate(user, result, op, dominance))
       break;
@@ -258,7 +248,7 @@ splitOnRowCount(RewriterBase &rewriter, linalg::LinalgOp op, int64_t maxRows,
   DominanceInfo dominance(op->getParentOp());
   SmallVector<Operation *> epilogue = getEpilogueChain(op, dominance);
   Operation *initProducer = op.getDpsInits()[0].getDefiningOp();
-  if (!initProducer || !isElementwise(initProducer) ||
+  if (!initProducer || !isElementwiseOnTensors(initProducer) ||
       !operandsDominate(initProducer, Value(), op, dominance))
     initProducer = nullptr;
   Operation *last = epilogue.empty() ? op.getOperation() : epilogue.back();
