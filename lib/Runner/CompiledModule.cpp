@@ -10,6 +10,8 @@
 
 #include "Transformer/Runner/CompiledModule.h"
 
+#include "ConcurrentJit.h"
+
 #include "Transformer/Runtime/Runtime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -26,6 +28,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <csetjmp>
@@ -43,6 +46,9 @@ using namespace mlir::transformer::runner;
 //===----------------------------------------------------------------------===//
 
 struct CompiledModule::Impl {
+  /// One of the two: the parts compiled on several threads, or MLIR's
+  /// ExecutionEngine on a machine with one.
+  std::unique_ptr<ConcurrentJit> concurrent;
   std::unique_ptr<ExecutionEngine> engine;
   /// The packed wrappers `_mlir_<name>` looked up so far.
   llvm::StringMap<void (*)(void **)> functions;
@@ -104,6 +110,23 @@ CompiledModule::create(ModuleOp llvmModule, unsigned optLevel,
     return std::move(err);
   if (llvm::Error err = checkExternalSymbols(llvmModule))
     return std::move(err);
+  // With several cores, the module's parts are compiled on all of them.
+  unsigned threads = llvm::hardware_concurrency().compute_thread_count();
+  if (threads > 1) {
+    auto context = std::make_unique<llvm::LLVMContext>();
+    std::unique_ptr<llvm::Module> module =
+        translateModuleToLLVMIR(llvmModule, *context);
+    if (!module)
+      return llvm::createStringError("could not translate the module to "
+                                     "LLVM IR");
+    llvm::Expected<std::unique_ptr<ConcurrentJit>> jit = ConcurrentJit::create(
+        std::move(module), std::move(context), optLevel, threads, sharedLibs);
+    if (!jit)
+      return jit.takeError();
+    auto impl = std::make_unique<Impl>();
+    impl->concurrent = std::move(*jit);
+    return std::unique_ptr<CompiledModule>(new CompiledModule(std::move(impl)));
+  }
   // Target the host CPU with all its features (AVX-512 where present).
   llvm::Expected<llvm::orc::JITTargetMachineBuilder> builder =
       llvm::orc::JITTargetMachineBuilder::detectHost();
@@ -141,7 +164,8 @@ llvm::Error CompiledModule::compile(llvm::StringRef entry) {
   if (impl->functions.count(entry))
     return llvm::Error::success();
   llvm::Expected<void (*)(void **)> function =
-      impl->engine->lookupPacked(entry);
+      impl->concurrent ? impl->concurrent->lookupPacked(entry)
+                       : impl->engine->lookupPacked(entry);
   if (!function)
     return function.takeError();
   impl->functions[entry] = *function;

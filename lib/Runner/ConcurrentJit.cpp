@@ -1,0 +1,215 @@
+//===- ConcurrentJit.cpp - LLVM IR compiled on several threads ------------===//
+//
+// A GPT-2 module is one large entry function and many small kernels; LLVM
+// spends most of its time on them one after the other. Here the module is
+// split into parts (llvm::SplitModule, balanced by size), each moved into a
+// context of its own, and ORC optimizes and compiles the parts on a pool of
+// threads, linking them in one JITDylib.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ConcurrentJit.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/ExecutionEngine/JITEventListener.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
+#include "llvm/ExecutionEngine/SectionMemoryManager.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Utils/SplitModule.h"
+
+using namespace llvm;
+using mlir::transformer::runner::ConcurrentJit;
+
+namespace {
+
+/// Adds `_mlir_<name>(void **args)` for `func`: args[i] points to the i-th
+/// argument, args[n] to storage for the result (the calling convention of
+/// MLIR's ExecutionEngine::lookupPacked, which CompiledModule uses).
+void addPackedWrapper(Module &module, Function &func) {
+  LLVMContext &context = module.getContext();
+  IRBuilder<> builder(context);
+  Type *ptr = builder.getPtrTy();
+  auto *wrapper = Function::Create(
+      FunctionType::get(builder.getVoidTy(), {ptr}, /*isVarArg=*/false),
+      GlobalValue::ExternalLinkage, "_mlir_" + func.getName(), module);
+  builder.SetInsertPoint(BasicBlock::Create(context, "entry", wrapper));
+  Value *list = wrapper->getArg(0);
+  auto slot = [&](unsigned index) {
+    Value *address = builder.CreateGEP(ptr, list, builder.getInt64(index));
+    return builder.CreateLoad(ptr, address);
+  };
+  SmallVector<Value *> args;
+  for (Argument &arg : func.args())
+    args.push_back(builder.CreateLoad(arg.getType(), slot(arg.getArgNo())));
+  Value *result = builder.CreateCall(&func, args);
+  if (!result->getType()->isVoidTy())
+    builder.CreateStore(result, slot(func.arg_size()));
+  builder.CreateRetVoid();
+}
+
+/// `part` in a context of its own: ORC's threads may not share one.
+Expected<orc::ThreadSafeModule> moveToOwnContext(const Module &part) {
+  SmallVector<char, 0> bitcode;
+  raw_svector_ostream stream(bitcode);
+  WriteBitcodeToFile(part, stream);
+  auto context = std::make_unique<LLVMContext>();
+  Expected<std::unique_ptr<Module>> module = parseBitcodeFile(
+      MemoryBufferRef(StringRef(bitcode.data(), bitcode.size()),
+                      part.getModuleIdentifier()),
+      *context);
+  if (!module)
+    return module.takeError();
+  return orc::ThreadSafeModule(std::move(*module), std::move(context));
+}
+
+CodeGenOptLevel getCodeGenOptLevel(unsigned optLevel) {
+  return optLevel == 0   ? CodeGenOptLevel::None
+         : optLevel == 1 ? CodeGenOptLevel::Less
+         : optLevel == 2 ? CodeGenOptLevel::Default
+                         : CodeGenOptLevel::Aggressive;
+}
+
+} // namespace
+
+Expected<std::unique_ptr<ConcurrentJit>>
+ConcurrentJit::create(std::unique_ptr<Module> module,
+                      std::unique_ptr<LLVMContext> context, unsigned optLevel,
+                      unsigned threads, ArrayRef<std::string> sharedLibs) {
+  Expected<orc::JITTargetMachineBuilder> machine =
+      orc::JITTargetMachineBuilder::detectHost();
+  if (!machine)
+    return machine.takeError();
+  machine->setCodeGenOptLevel(getCodeGenOptLevel(optLevel));
+  Expected<DataLayout> layout = machine->getDefaultDataLayoutForTarget();
+  if (!layout)
+    return layout.takeError();
+  module->setDataLayout(*layout);
+  module->setTargetTriple(machine->getTargetTriple());
+
+  SmallVector<Function *> entries;
+  for (Function &func : *module)
+    if (!func.isDeclaration() && func.hasExternalLinkage())
+      entries.push_back(&func);
+  for (Function *func : entries)
+    addPackedWrapper(*module, *func);
+
+  // The parts, each with a function to look up (all at once, so that the
+  // threads compile them together rather than as the linker asks for them).
+  std::vector<std::unique_ptr<Module>> split;
+  SplitModule(
+      *module, threads,
+      [&](std::unique_ptr<Module> part) { split.push_back(std::move(part)); },
+      /*PreserveLocals=*/false, /*RoundRobin=*/true);
+  SmallVector<orc::ThreadSafeModule> parts;
+  SmallVector<std::string> anchors;
+  for (const std::unique_ptr<Module> &part : split) {
+    for (Function &func : *part)
+      if (!func.isDeclaration()) {
+        anchors.push_back(func.getName().str());
+        break;
+      }
+    Expected<orc::ThreadSafeModule> owned = moveToOwnContext(*part);
+    if (!owned)
+      return owned.takeError();
+    parts.push_back(std::move(*owned));
+  }
+  split.clear();
+  module.reset();
+  context.reset();
+
+  auto createObjectLayer = [](orc::ExecutionSession &session)
+      -> Expected<std::unique_ptr<orc::ObjectLayer>> {
+    auto layer = std::make_unique<orc::RTDyldObjectLinkingLayer>(
+        session, [](const MemoryBuffer &) {
+          return std::make_unique<SectionMemoryManager>();
+        });
+    // What MLIR's ExecutionEngine registers too: gdb sees the code, and
+    // `perf` with JITDUMPDIR set (docs/performance.md, profiling).
+    if (JITEventListener *gdb =
+            JITEventListener::createGDBRegistrationListener())
+      layer->registerJITEventListener(*gdb);
+    if (JITEventListener *perf = JITEventListener::createPerfJITEventListener())
+      layer->registerJITEventListener(*perf);
+    return std::move(layer);
+  };
+  Expected<std::unique_ptr<orc::LLJIT>> jit =
+      orc::LLJITBuilder()
+          .setJITTargetMachineBuilder(*machine)
+          .setDataLayout(*layout)
+          .setNumCompileThreads(threads)
+          .setObjectLinkingLayerCreator(createObjectLayer)
+          .create();
+  if (!jit)
+    return jit.takeError();
+
+  // The LLVM optimization pipeline, per part on its compile thread, with a
+  // target machine of its own.
+  orc::JITTargetMachineBuilder machineForParts = *machine;
+  (*jit)->getIRTransformLayer().setTransform(
+      [machineForParts, optLevel](orc::ThreadSafeModule part,
+                                  orc::MaterializationResponsibility &)
+          -> Expected<orc::ThreadSafeModule> {
+        orc::JITTargetMachineBuilder builder = machineForParts;
+        Expected<std::unique_ptr<TargetMachine>> target =
+            builder.createTargetMachine();
+        if (!target)
+          return target.takeError();
+        auto optimize = mlir::makeOptimizingTransformer(
+            optLevel, /*sizeLevel=*/0, target->get());
+        if (Error err = part.withModuleDo(
+                [&](Module &partModule) { return optimize(&partModule); }))
+          return std::move(err);
+        return std::move(part);
+      });
+
+  orc::JITDylib &main = (*jit)->getMainJITDylib();
+  char prefix = layout->getGlobalPrefix();
+  for (const std::string &lib : sharedLibs) {
+    auto generator =
+        orc::DynamicLibrarySearchGenerator::Load(lib.c_str(), prefix);
+    if (!generator)
+      return generator.takeError();
+    main.addGenerator(std::move(*generator));
+  }
+  auto process =
+      orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);
+  if (!process)
+    return process.takeError();
+  main.addGenerator(std::move(*process));
+
+  for (orc::ThreadSafeModule &part : parts)
+    if (Error err = (*jit)->addIRModule(std::move(part)))
+      return std::move(err);
+  orc::SymbolLookupSet symbols;
+  for (const std::string &anchor : anchors)
+    symbols.add((*jit)->mangleAndIntern(anchor));
+  if (Expected<orc::SymbolMap> found = (*jit)->getExecutionSession().lookup(
+          orc::makeJITDylibSearchOrder(
+              &main, orc::JITDylibLookupFlags::MatchAllSymbols),
+          std::move(symbols));
+      !found)
+    return found.takeError();
+  if (Error err = (*jit)->initialize(main))
+    return std::move(err);
+
+  std::unique_ptr<ConcurrentJit> result(new ConcurrentJit());
+  result->jit = std::move(*jit);
+  return result;
+}
+
+ConcurrentJit::~ConcurrentJit() = default;
+
+Expected<void (*)(void **)> ConcurrentJit::lookupPacked(StringRef name) const {
+  Expected<orc::ExecutorAddr> address = jit->lookup(("_mlir_" + name).str());
+  if (!address)
+    return address.takeError();
+  return address->toPtr<void (*)(void **)>();
+}

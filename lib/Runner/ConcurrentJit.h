@@ -1,0 +1,53 @@
+//===- ConcurrentJit.h - LLVM IR compiled on several threads ----*- C++ -*-===//
+//
+// Internal to the runner library: a JIT for a translated module that splits
+// it into parts and optimizes and compiles them on several threads (ORC's
+// concurrent compilation), where MLIR's ExecutionEngine compiles one module
+// on one thread.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRANSFORMER_LIB_RUNNER_CONCURRENTJIT_H
+#define TRANSFORMER_LIB_RUNNER_CONCURRENTJIT_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+namespace orc {
+class LLJIT;
+} // namespace orc
+} // namespace llvm
+
+namespace mlir::transformer::runner {
+
+class ConcurrentJit {
+public:
+  /// Splits `module` into `threads` parts and compiles them all, at
+  /// `optLevel` (0-3), on `threads` threads. Every function the module
+  /// defines with external linkage gets a packed wrapper `_mlir_<name>(void
+  /// **)`, as MLIR's ExecutionEngine makes them. Symbols the module does not
+  /// define are looked up in `sharedLibs`, then in the process.
+  static llvm::Expected<std::unique_ptr<ConcurrentJit>>
+  create(std::unique_ptr<llvm::Module> module,
+         std::unique_ptr<llvm::LLVMContext> context, unsigned optLevel,
+         unsigned threads, llvm::ArrayRef<std::string> sharedLibs);
+  ~ConcurrentJit();
+
+  /// The packed wrapper of the function `name`.
+  llvm::Expected<void (*)(void **)> lookupPacked(llvm::StringRef name) const;
+
+private:
+  ConcurrentJit() = default;
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+};
+
+} // namespace mlir::transformer::runner
+
+#endif // TRANSFORMER_LIB_RUNNER_CONCURRENTJIT_H
