@@ -105,13 +105,16 @@ static llvm::Error checkExternalSymbols(ModuleOp llvmModule) {
 
 llvm::Expected<std::unique_ptr<CompiledModule>>
 CompiledModule::create(ModuleOp llvmModule, unsigned optLevel,
-                       llvm::ArrayRef<std::string> sharedLibs) {
+                       llvm::ArrayRef<std::string> sharedLibs,
+                       unsigned compileThreads) {
   if (llvm::Error err = checkSharedLibraries(sharedLibs))
     return std::move(err);
   if (llvm::Error err = checkExternalSymbols(llvmModule))
     return std::move(err);
   // With several cores, the module's parts are compiled on all of them.
-  unsigned threads = llvm::hardware_concurrency().compute_thread_count();
+  unsigned threads = compileThreads != 0
+                         ? compileThreads
+                         : llvm::hardware_concurrency().compute_thread_count();
   if (threads > 1) {
     auto context = std::make_unique<llvm::LLVMContext>();
     std::unique_ptr<llvm::Module> module =

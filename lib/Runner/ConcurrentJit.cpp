@@ -205,7 +205,14 @@ ConcurrentJit::create(std::unique_ptr<Module> module,
   return result;
 }
 
-ConcurrentJit::~ConcurrentJit() = default;
+ConcurrentJit::~ConcurrentJit() {
+  // Everything the program needs was compiled in create(); what the session
+  // reports while it ends (a compile thread's task on a resource already
+  // released) is of no use to anyone and would garble the tool's output.
+  if (jit)
+    jit->getExecutionSession().setErrorReporter(
+        [](Error err) { consumeError(std::move(err)); });
+}
 
 Expected<void (*)(void **)> ConcurrentJit::lookupPacked(StringRef name) const {
   Expected<orc::ExecutorAddr> address = jit->lookup(("_mlir_" + name).str());

@@ -1,6 +1,10 @@
 // REQUIRES: numpy
 // RUN: %python %test_lib/run_reference.py %s %t | FileCheck %s
 // RUN: %python %test_lib/run_reference.py %s %t -O0 | FileCheck %s
+// LLVM compiles the module whole with MLIR's ExecutionEngine (one thread), or
+// split into 3 parts on 3 threads (the default: one per core).
+// RUN: %python %test_lib/run_reference.py %s %t --compile-threads=1 | FileCheck %s
+// RUN: %python %test_lib/run_reference.py %s %t --compile-threads=3 | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASS @batched: result[0] 2x3x5
 // CHECK: PASS @broadcast_rhs: result[0] 2x3x5

@@ -114,6 +114,11 @@ cl::opt<unsigned> repetitions(
 cl::opt<unsigned> warmup("warmup",
                          cl::desc("Untimed calls before the timed ones"),
                          cl::init(0), cl::cat(category));
+cl::opt<unsigned> compileThreads(
+    "compile-threads",
+    cl::desc("Threads LLVM compiles the program on (default: the machine's "
+             "cores; 1: MLIR's ExecutionEngine, one module on one thread)"),
+    cl::init(0), cl::cat(category));
 cl::opt<bool> printCompileTime(
     "print-compile-time",
     cl::desc("Print the time from the linalg stage to machine code"),
@@ -340,7 +345,7 @@ int run() {
   if (options.optLevel >= 2 && getEffectiveThreads(options) > 1)
     libs.push_back(TRANSFORMER_OPENMP_LIBRARY);
   llvm::Expected<std::unique_ptr<CompiledModule>> compiled =
-      CompiledModule::create(*module, options.optLevel, libs);
+      CompiledModule::create(*module, options.optLevel, libs, compileThreads);
   if (!compiled)
     return fail(llvm::toString(compiled.takeError()));
   if (llvm::Error err = (*compiled)->compile(entryName))

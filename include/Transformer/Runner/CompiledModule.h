@@ -25,9 +25,12 @@ public:
   /// library cannot be loaded or a function the module calls is defined
   /// neither by it, by a library nor by the process (which includes the
   /// runtime library, libTransformerRuntime).
+  /// LLVM compiles the module on `compileThreads` threads, split into as
+  /// many parts (0: the machine's cores; 1: MLIR's ExecutionEngine, the
+  /// module whole).
   static llvm::Expected<std::unique_ptr<CompiledModule>>
   create(ModuleOp llvmModule, unsigned optLevel,
-         llvm::ArrayRef<std::string> sharedLibs);
+         llvm::ArrayRef<std::string> sharedLibs, unsigned compileThreads = 0);
   ~CompiledModule();
 
   /// Compiles `entry` to machine code (ORC compiles on first lookup), so
