@@ -123,7 +123,7 @@ CompiledModule::create(ModuleOp llvmModule, unsigned optLevel,
       return llvm::createStringError("could not translate the module to "
                                      "LLVM IR");
     llvm::Expected<std::unique_ptr<ConcurrentJit>> jit = ConcurrentJit::create(
-        std::move(module), std::move(context), optLevel, threads, sharedLibs);
+        std::move(module), std::move(context), optLevel, threads);
     if (!jit)
       return jit.takeError();
     auto impl = std::make_unique<Impl>();

@@ -82,7 +82,7 @@ CodeGenOptLevel getCodeGenOptLevel(unsigned optLevel) {
 Expected<std::unique_ptr<ConcurrentJit>>
 ConcurrentJit::create(std::unique_ptr<Module> module,
                       std::unique_ptr<LLVMContext> context, unsigned optLevel,
-                      unsigned threads, ArrayRef<std::string> sharedLibs) {
+                      unsigned threads) {
   Expected<orc::JITTargetMachineBuilder> machine =
       orc::JITTargetMachineBuilder::detectHost();
   if (!machine)
@@ -170,15 +170,13 @@ ConcurrentJit::create(std::unique_ptr<Module> module,
         return std::move(part);
       });
 
+  // The libraries are loaded into the process, globally (CompiledModule
+  // checks them first): one search of the process finds their symbols
+  // after the program's own. A search of a library's handle would also see
+  // its dependencies first: libomp's would bind malloc to libc's, under the
+  // sanitizers' malloc that frees the results.
   orc::JITDylib &main = (*jit)->getMainJITDylib();
   char prefix = layout->getGlobalPrefix();
-  for (const std::string &lib : sharedLibs) {
-    auto generator =
-        orc::DynamicLibrarySearchGenerator::Load(lib.c_str(), prefix);
-    if (!generator)
-      return generator.takeError();
-    main.addGenerator(std::move(*generator));
-  }
   auto process =
       orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);
   if (!process)

@@ -10,12 +10,10 @@
 #ifndef TRANSFORMER_LIB_RUNNER_CONCURRENTJIT_H
 #define TRANSFORMER_LIB_RUNNER_CONCURRENTJIT_H
 
-#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
-#include <string>
 
 namespace llvm {
 class LLVMContext;
@@ -33,11 +31,12 @@ public:
   /// `optLevel` (0-3), on `threads` threads. Every function the module
   /// defines with external linkage gets a packed wrapper `_mlir_<name>(void
   /// **)`, as MLIR's ExecutionEngine makes them. Symbols the module does not
-  /// define are looked up in `sharedLibs`, then in the process.
+  /// define are looked up in the process, libraries loaded into it
+  /// (globally) included.
   static llvm::Expected<std::unique_ptr<ConcurrentJit>>
   create(std::unique_ptr<llvm::Module> module,
          std::unique_ptr<llvm::LLVMContext> context, unsigned optLevel,
-         unsigned threads, llvm::ArrayRef<std::string> sharedLibs);
+         unsigned threads);
   ~ConcurrentJit();
 
   /// The packed wrapper of the function `name`.
