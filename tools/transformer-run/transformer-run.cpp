@@ -116,8 +116,9 @@ cl::opt<unsigned> warmup("warmup",
                          cl::init(0), cl::cat(category));
 cl::opt<unsigned> compileThreads(
     "compile-threads",
-    cl::desc("Threads LLVM compiles the program on (default: the machine's "
-             "cores; 1: MLIR's ExecutionEngine, one module on one thread)"),
+    cl::desc("Threads LLVM compiles the program on, the module split into "
+             "as many parts (default 1: MLIR's ExecutionEngine, one module on "
+             "one thread)"),
     cl::init(0), cl::cat(category));
 cl::opt<bool> printCompileTime(
     "print-compile-time",

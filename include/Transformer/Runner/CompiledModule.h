@@ -25,9 +25,9 @@ public:
   /// library cannot be loaded or a function the module calls is defined
   /// neither by it, by a library nor by the process (which includes the
   /// runtime library, libTransformerRuntime).
-  /// LLVM compiles the module on `compileThreads` threads, split into as
-  /// many parts (0: the machine's cores; 1: MLIR's ExecutionEngine, the
-  /// module whole).
+  /// With `compileThreads` > 1, LLVM compiles the module split into as many
+  /// parts on as many threads (opt-in); otherwise MLIR's ExecutionEngine
+  /// compiles it whole.
   static llvm::Expected<std::unique_ptr<CompiledModule>>
   create(ModuleOp llvmModule, unsigned optLevel,
          llvm::ArrayRef<std::string> sharedLibs, unsigned compileThreads = 0);
