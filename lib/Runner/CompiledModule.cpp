@@ -45,8 +45,8 @@ using namespace mlir::transformer::runner;
 //===----------------------------------------------------------------------===//
 
 struct CompiledModule::Impl {
-  /// One of the two: the parts compiled on several threads, or MLIR's
-  /// ExecutionEngine on a machine with one.
+  /// One of the two: the parts compiled on several threads (opt-in,
+  /// --compile-threads > 1), or MLIR's ExecutionEngine (the default).
   std::unique_ptr<ConcurrentJit> concurrent;
   std::unique_ptr<ExecutionEngine> engine;
   /// The packed wrappers `_mlir_<name>` looked up so far.
