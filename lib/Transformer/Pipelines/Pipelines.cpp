@@ -103,6 +103,7 @@ static void addContractionCodegen(OpPassManager &pm,
   TransformerCPUCodegenPassOptions codegen;
   codegen.schedule = opts.transformSchedule;
   pm.addPass(createTransformerCPUCodegenPass(codegen));
+  pm.addPass(createTransformerCPUPrefetchNextKBlockPass());
   // Without full unrolling, transfers of 2-D vectors go through a stack
   // buffer and scalar loops inside the innermost loop.
   VectorTransferToSCFOptions vectorToSCF;

@@ -1,0 +1,143 @@
+//===- PrefetchNextKBlock.cpp - Prefetch B's next k block -----------------===//
+//
+// A register tile's k loop reads one row of B per step. Its first pass over a
+// cache tile's k block misses all the way to memory: the rows are a matrix
+// row apart (a page or more for wide B), so the hardware prefetchers do not
+// follow them, and the FMAs wait. This pass makes every register tile
+// prefetch, in step with its own reads, the rows it will read in the next k
+// block, so that they are in L2 by the time they are needed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Transformer/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace mlir::transformer {
+#define GEN_PASS_DEF_TRANSFORMERCPUPREFETCHNEXTKBLOCKPASS
+#include "Transformer/Codegen/CPU/Passes.h.inc"
+} // namespace mlir::transformer
+
+using namespace mlir;
+using namespace mlir::transformer;
+
+namespace {
+
+constexpr int64_t kCacheLineBytes = 64;
+
+/// The register tile's k loop: constant bounds, and one loop-carried value,
+/// the accumulators as a 2-D vector (kept in registers by the schedule's
+/// hoisting).
+bool isRegisterTileLoop(scf::ForOp loop) {
+  if (loop.getNumRegionIterArgs() != 1 || !loop.getStaticTripCount())
+    return false;
+  auto acc = dyn_cast<VectorType>(loop.getRegionIterArgs()[0].getType());
+  return acc && acc.getRank() == 2 && !acc.isScalable();
+}
+
+/// The loop's reads of one row of B: a 1 x N vector (N > 1) read in bounds
+/// from a memref of rank 2 or more, at a row that changes with the loop.
+SmallVector<vector::TransferReadOp> getRowReads(scf::ForOp loop) {
+  SmallVector<vector::TransferReadOp> reads;
+  for (auto read : loop.getBody()->getOps<vector::TransferReadOp>()) {
+    VectorType type = read.getVectorType();
+    auto memref = dyn_cast<MemRefType>(read.getBase().getType());
+    if (!memref || memref.getRank() < 2 ||
+        !memref.getElementType().isIntOrFloat() || type.getRank() != 2 ||
+        type.getDimSize(0) != 1 || type.getDimSize(1) < 2 ||
+        type.isScalable() || read.getMask() ||
+        !read.getPermutationMap().isMinorIdentity() ||
+        llvm::any_of(read.getInBoundsValues(), [](bool b) { return !b; }))
+      continue;
+    Value row = read.getIndices()[memref.getRank() - 2];
+    if (loop.isDefinedOutsideOfLoop(row))
+      continue;
+    reads.push_back(read);
+  }
+  return reads;
+}
+
+struct PrefetchNextKBlockPass
+    : public transformer::impl::TransformerCPUPrefetchNextKBlockPassBase<
+          PrefetchNextKBlockPass> {
+  using Base::Base;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    if (locality > 3)
+      return emitError(UnknownLoc::get(context))
+             << "transformer-cpu-prefetch-next-k-block: locality must be 0 "
+                "to 3, got "
+             << static_cast<unsigned>(locality);
+    if (distance < 0)
+      return emitError(UnknownLoc::get(context))
+             << "transformer-cpu-prefetch-next-k-block: distance must be 0 "
+                "(the next k block) or a positive number of rows, got "
+             << static_cast<int64_t>(distance);
+    return success();
+  }
+
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation()->walk([&](scf::ForOp loop) {
+      if (isRegisterTileLoop(loop))
+        loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops)
+      for (vector::TransferReadOp read : getRowReads(loop))
+        prefetchNextBlock(loop, read);
+  }
+
+  /// Before `read`, prefetches the same columns `distance` rows further on
+  /// (the loop's trip count by default: the same step of the next k block),
+  /// clamped to B's last row, one prefetch per cache line of the row.
+  void prefetchNextBlock(scf::ForOp loop, vector::TransferReadOp read) {
+    OpBuilder b(read);
+    Location loc = read.getLoc();
+    Value memref = read.getBase();
+    auto memrefType = cast<MemRefType>(memref.getType());
+    int64_t rank = memrefType.getRank();
+    int64_t rows = distance > 0 ? distance
+                                : loop.getStaticTripCount()->getSExtValue() *
+                                      getConstantStep(loop);
+    if (rows <= 0)
+      return;
+    // The loop-invariant part (B's last row, the constants) before the loop.
+    OpBuilder invariant(loop);
+    if (!loop.isDefinedOutsideOfLoop(memref))
+      invariant.setInsertionPoint(read);
+    Value lastRow = invariant.createOrFold<arith::SubIOp>(
+        loc, invariant.createOrFold<memref::DimOp>(loc, memref, rank - 2),
+        arith::ConstantIndexOp::create(invariant, loc, 1));
+    Value ahead = arith::ConstantIndexOp::create(invariant, loc, rows);
+    int64_t elementBytes =
+        std::max<int64_t>(1, memrefType.getElementTypeBitWidth() / 8);
+    int64_t rowBytes = read.getVectorType().getDimSize(1) * elementBytes;
+    SmallVector<Value> lineOffsets;
+    for (int64_t offset = kCacheLineBytes; offset < rowBytes;
+         offset += kCacheLineBytes)
+      lineOffsets.push_back(arith::ConstantIndexOp::create(
+          invariant, loc, offset / elementBytes));
+
+    SmallVector<Value> indices(read.getIndices());
+    Value row = arith::AddIOp::create(b, loc, indices[rank - 2], ahead);
+    indices[rank - 2] = arith::MinSIOp::create(b, loc, row, lastRow);
+    memref::PrefetchOp::create(b, loc, memref, indices, /*isWrite=*/false,
+                               locality, /*isDataCache=*/true);
+    Value column = read.getIndices()[rank - 1];
+    for (Value offset : lineOffsets) {
+      indices[rank - 1] = arith::AddIOp::create(b, loc, column, offset);
+      memref::PrefetchOp::create(b, loc, memref, indices, /*isWrite=*/false,
+                                 locality, /*isDataCache=*/true);
+    }
+  }
+
+  static int64_t getConstantStep(scf::ForOp loop) {
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    return step ? *step : 0;
+  }
+};
+
+} // namespace

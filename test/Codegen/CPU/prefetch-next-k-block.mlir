@@ -1,0 +1,111 @@
+// Software prefetches of B's next k block in the register tiles' k loops.
+// RUN: transformer-opt %s --transformer-cpu-prefetch-next-k-block --split-input-file | FileCheck %s
+// RUN: transformer-opt %s --transformer-cpu-prefetch-next-k-block="distance=64 locality=3" --split-input-file | FileCheck %s --check-prefix=OPTS
+
+// A register tile's k loop as the schedule leaves it: accumulators carried
+// as a 2-D vector, a column of A (8 x 1) and a row of B (1 x 32) per step.
+// The row 256 steps on (the loop's trip count), clamped to B's last row, is
+// prefetched, one prefetch per 64-byte line: two for 32 floats.
+// CHECK-LABEL: func.func @register_tile
+// CHECK-SAME:    (%[[A:[a-z0-9]+]]: memref<128x3072xf32>, %[[B:[a-z0-9]+]]: memref<3072x768xf32>,
+// CHECK-DAG:     %[[LAST:.*]] = arith.constant 3071 : index
+// CHECK-DAG:     %[[LINE:.*]] = arith.constant 16 : index
+// CHECK:         scf.for %[[K:.*]] = {{.*}} iter_args
+// CHECK:           %[[ROW:.*]] = affine.apply
+// CHECK:           vector.transfer_read %[[A]]
+// CHECK:           %[[AHEAD:.*]] = arith.addi %[[ROW]], %c256{{.*}} : index
+// CHECK:           %[[CLAMPED:.*]] = arith.minsi %[[AHEAD]], %[[LAST]] : index
+// CHECK:           memref.prefetch %[[B]][%[[CLAMPED]], %[[N:.*]]], read, locality<1>, data
+// CHECK:           %[[N16:.*]] = arith.addi %[[N]], %[[LINE]] : index
+// CHECK:           memref.prefetch %[[B]][%[[CLAMPED]], %[[N16]]], read, locality<1>, data
+// CHECK-NOT:       memref.prefetch
+// CHECK:           vector.transfer_read %[[B]][%[[ROW]], %[[N]]]
+// OPTS-LABEL: func.func @register_tile
+// OPTS:         %[[AHEAD:.*]] = arith.constant 64 : index
+// OPTS:         scf.for
+// OPTS:           arith.addi %{{.*}}, %[[AHEAD]] : index
+// OPTS:         memref.prefetch {{.*}} read, locality<3>, data
+// OPTS:         memref.prefetch {{.*}} read, locality<3>, data
+#map = affine_map<()[s0, s1] -> (s0 + s1)>
+func.func @register_tile(%a: memref<128x3072xf32>, %b: memref<3072x768xf32>, %c: memref<128x768xf32>, %k0: index, %m: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %pad = arith.constant 0.0 : f32
+  %init = vector.transfer_read %c[%m, %n], %pad {in_bounds = [true, true]} : memref<128x768xf32>, vector<8x32xf32>
+  %r = scf.for %k = %c0 to %c256 step %c1 iter_args(%acc = %init) -> (vector<8x32xf32>) {
+    %row = affine.apply #map()[%k0, %k]
+    %lhs = vector.transfer_read %a[%m, %row], %pad {in_bounds = [true, true]} : memref<128x3072xf32>, vector<8x1xf32>
+    %rhs = vector.transfer_read %b[%row, %n], %pad {in_bounds = [true, true]} : memref<3072x768xf32>, vector<1x32xf32>
+    %next = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %lhs, %rhs, %acc : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+    scf.yield %next : vector<8x32xf32>
+  }
+  vector.transfer_write %r, %c[%m, %n] {in_bounds = [true, true]} : vector<8x32xf32>, memref<128x768xf32>
+  return
+}
+
+// -----
+
+// A dynamic number of rows in B: the clamp uses its dim. A batched B (rank
+// 3) is indexed by its last two dimensions. One 64-byte line for 16 floats.
+// CHECK-LABEL: func.func @dynamic_batched
+// CHECK-SAME:    (%[[B:[a-z0-9]+]]: memref<4x?x16xf32>,
+// CHECK:         %[[DIM:.*]] = memref.dim %[[B]], %c1
+// CHECK:         %[[LAST:.*]] = arith.subi %[[DIM]], %c1
+// CHECK:         %[[BLOCK:.*]] = arith.constant 128 : index
+// CHECK:         scf.for
+// CHECK:           %[[AHEAD:.*]] = arith.addi %{{.*}}, %[[BLOCK]] : index
+// CHECK:           arith.minsi %[[AHEAD]], %[[LAST]] : index
+// CHECK:           memref.prefetch %[[B]][%{{.*}}, %{{.*}}, %{{.*}}], read, locality<1>, data : memref<4x?x16xf32>
+// CHECK-NOT:       memref.prefetch
+// CHECK:           vector.transfer_read %[[B]]
+func.func @dynamic_batched(%b: memref<4x?x16xf32>, %batch: index, %k0: index) -> vector<1x16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %pad = arith.constant 0.0 : f32
+  %init = arith.constant dense<0.0> : vector<1x16xf32>
+  %r = scf.for %k = %c0 to %c128 step %c1 iter_args(%acc = %init) -> (vector<1x16xf32>) {
+    %row = arith.addi %k0, %k : index
+    %rhs = vector.transfer_read %b[%batch, %row, %c0], %pad {in_bounds = [true, true]} : memref<4x?x16xf32>, vector<1x16xf32>
+    %next = arith.addf %acc, %rhs : vector<1x16xf32>
+    scf.yield %next : vector<1x16xf32>
+  }
+  return %r : vector<1x16xf32>
+}
+
+// -----
+
+// Left alone: a loop that carries no 2-D vector, dynamic bounds, a row that
+// does not change with the loop, a read that may be out of bounds.
+// CHECK-LABEL: func.func @not_register_tiles
+// CHECK-NOT:     memref.prefetch
+func.func @not_register_tiles(%b: memref<64x64xf32>, %ub: index, %n: index) -> (vector<32xf32>, vector<1x32xf32>, vector<1x32xf32>, vector<1x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %pad = arith.constant 0.0 : f32
+  %zero1 = arith.constant dense<0.0> : vector<32xf32>
+  %zero2 = arith.constant dense<0.0> : vector<1x32xf32>
+  %r1 = scf.for %k = %c0 to %c32 step %c1 iter_args(%acc = %zero1) -> (vector<32xf32>) {
+    %rhs = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true]} : memref<64x64xf32>, vector<32xf32>
+    %next = arith.addf %acc, %rhs : vector<32xf32>
+    scf.yield %next : vector<32xf32>
+  }
+  %r2 = scf.for %k = %c0 to %ub step %c1 iter_args(%acc = %zero2) -> (vector<1x32xf32>) {
+    %rhs = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<64x64xf32>, vector<1x32xf32>
+    %next = arith.addf %acc, %rhs : vector<1x32xf32>
+    scf.yield %next : vector<1x32xf32>
+  }
+  %r3 = scf.for %k = %c0 to %c32 step %c1 iter_args(%acc = %zero2) -> (vector<1x32xf32>) {
+    %rhs = vector.transfer_read %b[%c0, %n], %pad {in_bounds = [true, true]} : memref<64x64xf32>, vector<1x32xf32>
+    %next = arith.addf %acc, %rhs : vector<1x32xf32>
+    scf.yield %next : vector<1x32xf32>
+  }
+  %r4 = scf.for %k = %c0 to %c32 step %c1 iter_args(%acc = %zero2) -> (vector<1x32xf32>) {
+    %rhs = vector.transfer_read %b[%k, %n], %pad : memref<64x64xf32>, vector<1x32xf32>
+    %next = arith.addf %acc, %rhs : vector<1x32xf32>
+    scf.yield %next : vector<1x32xf32>
+  }
+  return %r1, %r2, %r3, %r4 : vector<32xf32>, vector<1x32xf32>, vector<1x32xf32>, vector<1x32xf32>
+}
