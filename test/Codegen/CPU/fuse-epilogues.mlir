@@ -123,12 +123,36 @@ func.func @erf_batched(%a: tensor<2x64x32xf32>, %b: tensor<2x32x48xf32>, %acc: t
 // -----
 
 // A 128 x 768 result makes 3 cache tiles of 128 x 256: an odd count that
-// two threads cannot share evenly. The m tile is halved (6 tiles of 64 x 256).
+// two threads cannot share evenly. The n tile is halved (6 tiles of
+// 128 x 128), so that each tile still reads its slice of B once.
 // CHECK-LABEL: func.func @balanced_tiles
-// CHECK:         scf.forall ({{.*}}) = (0, 0) to (128, 768) step (64, 256)
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (128, 768) step (128, 128)
 func.func @balanced_tiles(%a: tensor<128x64xf32>, %b: tensor<64x768xf32>, %c: tensor<128x768xf32>) -> tensor<128x768xf32> {
   %0 = linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : tensor<128x64xf32>, tensor<64x768xf32>) outs(%c : tensor<128x768xf32>) -> tensor<128x768xf32>
   return %0 : tensor<128x768xf32>
+}
+
+// -----
+
+// 9 tiles (GPT-2's 2304-column QKV projection) become 18; 12 stay 12.
+// CHECK-LABEL: func.func @balanced_nine_tiles
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (128, 2304) step (128, 128)
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (128, 3072) step (128, 256)
+func.func @balanced_nine_tiles(%a: tensor<128x64xf32>, %b: tensor<64x2304xf32>, %c: tensor<128x2304xf32>, %d: tensor<64x3072xf32>, %e: tensor<128x3072xf32>) -> (tensor<128x2304xf32>, tensor<128x3072xf32>) {
+  %0 = linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : tensor<128x64xf32>, tensor<64x2304xf32>) outs(%c : tensor<128x2304xf32>) -> tensor<128x2304xf32>
+  %1 = linalg.matmul {transformer.contraction = "mnk"} ins(%a, %d : tensor<128x64xf32>, tensor<64x3072xf32>) outs(%e : tensor<128x3072xf32>) -> tensor<128x3072xf32>
+  return %0, %1 : tensor<128x2304xf32>, tensor<128x3072xf32>
+}
+
+// -----
+
+// Too few columns to split (64: one tile), 3 tiles along m (384 rows): the
+// m tile is halved instead (6 tiles of 64 x 256).
+// CHECK-LABEL: func.func @balanced_rows
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (384, 64) step (64, 256)
+func.func @balanced_rows(%a: tensor<384x64xf32>, %b: tensor<64x64xf32>, %c: tensor<384x64xf32>) -> tensor<384x64xf32> {
+  %0 = linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : tensor<384x64xf32>, tensor<64x64xf32>) outs(%c : tensor<384x64xf32>) -> tensor<384x64xf32>
+  return %0 : tensor<384x64xf32>
 }
 
 // -----
@@ -180,10 +204,10 @@ func.func @linear_transposed_once(%x: tensor<640x768xf32>, %w: tensor<512x768xf3
 
 // -----
 
-// A dynamic number of rows with 3 column tiles (768): tiles of 64 rows, so
-// that 128 rows make 6 tasks for two threads rather than 3.
+// A dynamic number of rows with 3 column tiles (768): tiles of 128 columns,
+// so that 128 rows make 6 tasks for two threads rather than 3.
 // CHECK-LABEL: func.func @dynamic_rows_three_column_tiles
-// CHECK:         scf.forall ({{.*}}) = (0, 0) to (%{{.*}}, 768) step (64, 256)
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (%{{.*}}, 768) step (128, 128)
 func.func @dynamic_rows_three_column_tiles(%x: tensor<?x3072xf32>, %w: tensor<3072x768xf32>) -> tensor<?x768xf32> {
   %cst = arith.constant 0.0 : f32
   %c0 = arith.constant 0 : index
@@ -204,7 +228,7 @@ func.func @dynamic_rows_three_column_tiles(%x: tensor<?x3072xf32>, %w: tensor<30
 // CHECK-LABEL: func.func @dynamic_rows_epilogue
 // CHECK-SAME:    %{{[a-z0-9]+}}: tensor<?x64xf32>, %{{[a-z0-9]+}}: tensor<64x256xf32>, %[[ACC:[a-z0-9]+]]: tensor<?x256xf32>
 // CHECK:         %[[M:.*]] = tensor.dim %[[ACC]], %c0
-// CHECK:         scf.forall ({{.*}}) = (0, 0) to (%[[M]], 256) step (64, 256) shared_outs(%{{.*}} = %[[ACC]])
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (%[[M]], 256) step (128, 128) shared_outs(%{{.*}} = %[[ACC]])
 // CHECK:           linalg.contract {{.*}} {transformer.contraction = "mnk_tile"}
 // CHECK:           linalg.generic {{.*}} attrs = {transformer.contraction = "epilogue"}
 // CHECK-NOT:     linalg.contract
@@ -216,4 +240,15 @@ func.func @dynamic_rows_epilogue(%x: tensor<?x64xf32>, %w: tensor<64x256xf32>, %
     linalg.yield %s : f32
   } -> tensor<?x256xf32>
   return %r : tensor<?x256xf32>
+}
+
+// -----
+
+// A dynamic number of rows and one column tile that cannot be split (64
+// columns): tiles of 64 rows, once.
+// CHECK-LABEL: func.func @dynamic_rows_narrow
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (%{{.*}}, 64) step (64, 256)
+func.func @dynamic_rows_narrow(%x: tensor<?x64xf32>, %w: tensor<64x64xf32>, %acc: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %y = linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {transformer.contraction = "mnk"} ins(%x, %w : tensor<?x64xf32>, tensor<64x64xf32>) outs(%acc : tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
 }
