@@ -70,14 +70,15 @@ Expected<orc::ThreadSafeModule> moveToOwnContext(const Module &part) {
   return orc::ThreadSafeModule(std::move(*module), std::move(context));
 }
 
-CodeGenOptLevel getCodeGenOptLevel(unsigned optLevel) {
+} // namespace
+
+CodeGenOptLevel
+mlir::transformer::runner::getCodeGenOptLevel(unsigned optLevel) {
   return optLevel == 0   ? CodeGenOptLevel::None
          : optLevel == 1 ? CodeGenOptLevel::Less
          : optLevel == 2 ? CodeGenOptLevel::Default
                          : CodeGenOptLevel::Aggressive;
 }
-
-} // namespace
 
 Expected<std::unique_ptr<ConcurrentJit>>
 ConcurrentJit::create(std::unique_ptr<Module> module,

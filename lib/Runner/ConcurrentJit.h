@@ -11,6 +11,7 @@
 #define TRANSFORMER_LIB_RUNNER_CONCURRENTJIT_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CodeGen.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
@@ -24,6 +25,10 @@ class LLJIT;
 } // namespace llvm
 
 namespace mlir::transformer::runner {
+
+/// The LLVM code generation level of a transformer-run opt level (0-3),
+/// for both JIT paths.
+llvm::CodeGenOptLevel getCodeGenOptLevel(unsigned optLevel);
 
 class ConcurrentJit {
 public:

@@ -36,6 +36,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::transformer;
@@ -117,8 +118,8 @@ cl::opt<unsigned> warmup("warmup",
 cl::opt<unsigned> compileThreads(
     "compile-threads",
     cl::desc("Threads LLVM compiles the program on, the module split into "
-             "as many parts (default 1: MLIR's ExecutionEngine, one module on "
-             "one thread)"),
+             "as many parts (default 0: the machine's cores; 1: MLIR's "
+             "ExecutionEngine, the whole module on one thread)"),
     cl::init(0), cl::cat(category));
 cl::opt<bool> printCompileTime(
     "print-compile-time",
@@ -346,7 +347,11 @@ int run() {
   if (options.optLevel >= 2 && getEffectiveThreads(options) > 1)
     libs.push_back(TRANSFORMER_OPENMP_LIBRARY);
   llvm::Expected<std::unique_ptr<CompiledModule>> compiled =
-      CompiledModule::create(*module, options.optLevel, libs, compileThreads);
+      CompiledModule::create(
+          *module, options.optLevel, libs,
+          compileThreads > 0
+              ? compileThreads.getValue()
+              : std::max(1u, std::thread::hardware_concurrency()));
   if (!compiled)
     return fail(llvm::toString(compiled.takeError()));
   if (llvm::Error err = (*compiled)->compile(entryName))

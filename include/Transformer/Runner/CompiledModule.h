@@ -26,8 +26,8 @@ public:
   /// neither by it, by a library nor by the process (which includes the
   /// runtime library, libTransformerRuntime).
   /// With `compileThreads` > 1, LLVM compiles the module split into as many
-  /// parts on as many threads (opt-in); otherwise MLIR's ExecutionEngine
-  /// compiles it whole.
+  /// parts on as many threads (transformer-run passes the machine's cores by
+  /// default); otherwise MLIR's ExecutionEngine compiles it whole.
   static llvm::Expected<std::unique_ptr<CompiledModule>>
   create(ModuleOp llvmModule, unsigned optLevel,
          llvm::ArrayRef<std::string> sharedLibs, unsigned compileThreads = 0);
