@@ -18,6 +18,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -115,6 +116,32 @@ def run_baseline(library, threads, workdir, quick):
     return json.loads(proc.stdout)
 
 
+def merge_rounds(results):
+    """One result from the rounds' results: the first, with the median of
+    their medians (and each round's in `rounds_ms`); an error if any round
+    failed."""
+    for r in results:
+        if "error" in r:
+            return r
+    merged = dict(results[0])
+    if len(results) > 1:
+        times = [r["median_ms"] for r in results]
+        merged["median_ms"] = statistics.median(times)
+        merged["rounds_ms"] = times
+    return merged
+
+
+def merge_baseline_rounds(results, suite):
+    """merge_rounds for a baseline's rounds, per workload."""
+    for r in results:
+        if "error" in r:
+            return r
+    merged = dict(results[0])
+    for w in suite:
+        merged[w.name] = merge_rounds([r[w.name] for r in results])
+    return merged
+
+
 def fmt_ms(ms):
     if ms is None:
         return "-"
@@ -142,7 +169,14 @@ def main():
                              "--threads); the first fills the main columns")
     parser.add_argument("--flags", default="",
                         help="extra transformer-run flags, space-separated")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="measure everything N times, the baselines and "
+                             "ours in turn, and report each time's median "
+                             "over the rounds (a burst of noise from a "
+                             "neighbour then moves one round, not a column)")
     args = parser.parse_args()
+    if args.rounds < 1:
+        sys.exit("Error: --rounds must be at least 1, got %d" % args.rounds)
 
     tool = os.path.join(args.build, "bin", "transformer-run")
     if not os.path.exists(tool):
@@ -181,27 +215,38 @@ def main():
     with open(os.path.join(workdir, "index.json"), "w") as f:
         json.dump(index, f)
 
-    baselines = {}
-    for lib in libraries:
-        for t in thread_counts:
-            key = "%s-%dt" % (lib, t)
-            print("running %s ..." % key, file=sys.stderr, flush=True)
-            baselines[key] = run_baseline(lib, t, workdir, args.quick)
-            if "error" in baselines[key]:
-                print("  %s: %s" % (key, baselines[key]["error"]),
-                      file=sys.stderr)
-
     flags = args.flags.split()
     ours_threads = [int(t) for t in args.ours_threads.split(",") if t]
+    # Per round: every baseline, then ours at every thread count.
+    # baseline_rounds[key]: one result per round; ours_rounds[t][name] too.
+    baseline_rounds = {}
+    ours_rounds = {t: {w.name: [] for w in suite} for t in ours_threads}
+    for rnd in range(args.rounds):
+        label = " (round %d of %d)" % (rnd + 1, args.rounds) \
+            if args.rounds > 1 else ""
+        for lib in libraries:
+            for t in thread_counts:
+                key = "%s-%dt" % (lib, t)
+                print("running %s%s ..." % (key, label), file=sys.stderr,
+                      flush=True)
+                result = run_baseline(lib, t, workdir, args.quick)
+                baseline_rounds.setdefault(key, []).append(result)
+                if "error" in result:
+                    print("  %s: %s" % (key, result["error"]),
+                          file=sys.stderr)
+        for t in ours_threads:
+            for w in suite:
+                print("running ours-%dt: %s%s ..." % (t, w.name, label),
+                      file=sys.stderr, flush=True)
+                ours_rounds[t][w.name].append(
+                    run_ours(tool, workdir, index, w, args.quick,
+                             flags + ["--threads=%d" % t]))
+    baselines = {key: merge_baseline_rounds(results, suite)
+                 for key, results in baseline_rounds.items()}
     # ours_at[t][name]: our result with t threads; `ours` is the first count.
-    ours_at = {}
-    for t in ours_threads:
-        ours_at[t] = {}
-        for w in suite:
-            print("running ours-%dt: %s ..." % (t, w.name), file=sys.stderr,
-                  flush=True)
-            ours_at[t][w.name] = run_ours(tool, workdir, index, w, args.quick,
-                                          flags + ["--threads=%d" % t])
+    ours_at = {t: {name: merge_rounds(results)
+                   for name, results in by_name.items()}
+               for t, by_name in ours_rounds.items()}
     ours = ours_at[ours_threads[0]]
     extra_threads = ours_threads[1:]
 

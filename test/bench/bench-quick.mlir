@@ -7,6 +7,13 @@
 // RUN: %python -c "import json; d = json.load(open('%t.json')); \
 // RUN:   print(len(d['workloads']), all('median_ms' in w['ours'] for w in d['workloads']))" \
 // RUN:   | FileCheck %s --check-prefix=JSON
+// --rounds N: each time is the median of N rounds, each round's time kept.
+// RUN: %python %src_root/bench/bench.py --quick --baselines numpy --threads 1 \
+// RUN:   --ours-threads 1 --only add --rounds 2 --build %obj_root --json %t.rounds.json 2>%t.rounds.log
+// RUN: %python -c "import json; d = json.load(open('%t.rounds.json')); w = d['workloads'][0]; \
+// RUN:   print(w['name'], len(w['ours']['rounds_ms']), len(w['baselines']['numpy-1t']['rounds_ms']))" \
+// RUN:   | FileCheck %s --check-prefix=ROUNDS
+// RUN: not %python %src_root/bench/bench.py --rounds 0 --build %obj_root 2>&1 | FileCheck %s --check-prefix=BAD-ROUNDS
 
 // CHECK: | workload | ours-1t ms | GFLOP/s | % peak | GB/s | ours-2t ms | ours-2t GFLOP/s | numpy-1t ms | ours/numpy-1t | compile ms | max err |
 // CHECK: | matmul 64^3 | {{[0-9.]+}} | {{[0-9.]+}} |
@@ -21,3 +28,5 @@
 // CHECK-NOT: error
 // CHECK: numpy-1t: version
 // JSON: 9 True
+// ROUNDS: add 8x32 2 2
+// BAD-ROUNDS: Error: --rounds must be at least 1, got 0
