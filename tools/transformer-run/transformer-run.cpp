@@ -53,6 +53,20 @@ cl::opt<std::string> entryName("e", cl::desc("Function to call"),
                                cl::cat(category));
 cl::alias entryAlias("function", cl::desc("Alias of -e"),
                      cl::aliasopt(entryName));
+
+/// mlir-runner's `--entry-point-result`: the function's result type, printed
+/// as mlir-runner prints it (nothing for void, no `EXEC` header).
+enum class EntryPointResult { Unset, Void, I32, I64, F32 };
+cl::opt<EntryPointResult> entryPointResult(
+    "entry-point-result",
+    cl::desc("The entry function's result, as mlir-runner takes it: the "
+             "result is printed as mlir-runner prints it"),
+    cl::init(EntryPointResult::Unset),
+    cl::values(clEnumValN(EntryPointResult::Void, "void", "no result"),
+               clEnumValN(EntryPointResult::I32, "i32", "one i32"),
+               clEnumValN(EntryPointResult::I64, "i64", "one i64"),
+               clEnumValN(EntryPointResult::F32, "f32", "one f32")),
+    cl::cat(category));
 cl::list<std::string>
     inputs("input",
            cl::desc("One argument, in order: @x.npy, 2x3xf32=1 2 3 4 5 6, "
@@ -104,6 +118,12 @@ cl::opt<bool> optO3("O3", cl::desc("Optimisation level 3"), cl::cat(category));
 cl::opt<bool> noFuseAttention(
     "no-fuse-attention",
     cl::desc("Do not fuse matmul/softmax/matmul chains into attention"),
+    cl::cat(category));
+cl::opt<bool> runtimeVerification(
+    "runtime-verification",
+    cl::desc("Check the operands of upstream ops at run time (sizes that "
+             "must agree, indices and slices in bounds) at -O1..-O3 too "
+             "(always on at -O0)"),
     cl::cat(category));
 cl::list<std::string> sharedLibs("shared-libs",
                                  cl::desc("Libraries to load, comma-separated"),
@@ -182,6 +202,65 @@ int resultCountMismatch(size_t results, size_t given, llvm::StringRef flag) {
               " value(s) were given");
 }
 
+/// With `--entry-point-result`, the function must return what it names: no
+/// result for `void`, one scalar of that type otherwise.
+int checkEntryPointResult(const EntrySignature &signature) {
+  std::optional<ElementType> expected;
+  llvm::StringRef name = "void";
+  switch (entryPointResult) {
+  case EntryPointResult::Unset:
+    return 0;
+  case EntryPointResult::Void:
+    break;
+  case EntryPointResult::I32:
+    expected = ElementType::I32;
+    name = "i32";
+    break;
+  case EntryPointResult::I64:
+    expected = ElementType::I64;
+    name = "i64";
+    break;
+  case EntryPointResult::F32:
+    expected = ElementType::F32;
+    name = "f32";
+    break;
+  }
+  const std::vector<ValueSignature> &results = signature.results;
+  bool matches = expected ? results.size() == 1 && results[0].isScalar &&
+                                results[0].elementType == *expected
+                          : results.empty();
+  if (matches)
+    return 0;
+  std::string returns = "nothing";
+  if (!results.empty()) {
+    returns.clear();
+    for (auto [i, result] : llvm::enumerate(results))
+      returns += (i ? ", " : "") + result.str();
+  }
+  return fail("--entry-point-result=" + name + " expects @" + entryName +
+              " to return " + (expected ? "one " + name : "nothing") +
+              ", but it returns " + returns);
+}
+
+/// Prints a scalar result as mlir-runner does: integers in decimal, f32 as
+/// raw_ostream prints a double (`6.000000e+00`).
+void printAsMlirRunner(const HostTensor &result) {
+  const void *data = result.getData();
+  switch (result.getElementType()) {
+  case ElementType::F32:
+    llvm::outs() << static_cast<double>(*static_cast<const float *>(data));
+    break;
+  case ElementType::I32:
+    llvm::outs() << *static_cast<const int32_t *>(data);
+    break;
+  case ElementType::I64:
+  case ElementType::Index:
+    llvm::outs() << *static_cast<const int64_t *>(data);
+    break;
+  }
+  llvm::outs() << "\n";
+}
+
 /// Checks the flags that need no input file.
 int checkOptions(std::vector<OutputSpec> &outputSpecs) {
   int optFlags = optO0 + optO1 + optO2 + optO3;
@@ -242,6 +321,7 @@ int run() {
   options.fuseAttention = !noFuseAttention;
   options.threads = *threads;
   options.transformSchedule = transformSchedule;
+  options.runtimeVerification = runtimeVerification;
 
   // Stage 1: to linalg on tensors, where the entry signature is final.
   if (failed(lowerToLinalg(*module, options, timing)))
@@ -256,6 +336,9 @@ int run() {
     return fail(llvm::toString(signature.takeError()));
   if (!signature)
     llvm::consumeError(signature.takeError());
+  if (signature)
+    if (int status = checkEntryPointResult(*signature))
+      return status;
 
   // Check every input before compiling further, so nothing runs on bad
   // input.
@@ -402,7 +485,9 @@ int run() {
         static_cast<unsigned>(repetitions), static_cast<unsigned>(warmup));
   }
 
-  llvm::outs() << "EXEC @" << entryName << "\n";
+  bool runnerOutput = entryPointResult != EntryPointResult::Unset;
+  if (!runnerOutput)
+    llvm::outs() << "EXEC @" << entryName << "\n";
   for (auto [i, result] : llvm::enumerate(*results)) {
     OutputSpec spec = outputSpecs.empty() ? OutputSpec() : outputSpecs[i];
     if (spec.kind == OutputSpec::Kind::Skip)
@@ -410,6 +495,10 @@ int run() {
     if (spec.kind == OutputSpec::Kind::File) {
       if (llvm::Error err = writeOutput(spec, result))
         return fail(llvm::toString(std::move(err)));
+      continue;
+    }
+    if (runnerOutput) {
+      printAsMlirRunner(result);
       continue;
     }
     llvm::outs() << "result[" << i << "]: ";

@@ -37,6 +37,14 @@ struct TransformerPipelineOptions
       llvm::cl::desc("Threads for contractions at opt-level >= 2 (OpenMP); 0: "
                      "the machine's cores, 1: no OpenMP at all"),
       llvm::cl::init(0)};
+  Option<bool> runtimeVerification{
+      *this, "runtime-verification",
+      llvm::cl::desc(
+          "Check the operands of upstream ops at run time (sizes that must "
+          "agree, indices and slices in bounds: "
+          "--transformer-generate-runtime-checks) at opt-level >= 1; always "
+          "on at opt-level 0"),
+      llvm::cl::init(false)};
   Option<std::string> transformSchedule{
       *this, "transform-schedule",
       llvm::cl::desc("A transform-dialect schedule (.mlir with "

@@ -25,8 +25,11 @@ def TransformerShapeInferencePass
     calls.
 
     The pass fails with a diagnostic when the operands of an op contradict
-    its declared result type, or when a result stays unranked (for example
-    because a function argument is unranked).
+    its declared result type, or when the result of a transformer op, or a
+    value a transformer op reads, stays unranked (for example because a
+    function argument is unranked). Other dialects' ops may keep unranked
+    results (`tensor.cast` to `tensor<*xf32>` before a call of
+    `printMemrefF32`).
   }];
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
@@ -87,6 +90,68 @@ def TransformerLowerRuntimeChecksPass
     "::mlir::LLVM::LLVMDialect", "::mlir::scf::SCFDialect",
     "::mlir::arith::ArithDialect"
   ];
+}
+
+def TransformerGenerateRuntimeChecksPass
+    : Pass<"transformer-generate-runtime-checks", "::mlir::ModuleOp"> {
+  let summary = "Check upstream ops' operands at run time";
+  let description = [{
+    Asks every op that implements upstream's `RuntimeVerifiableOpInterface`
+    (linalg structured ops, tensor and memref ops: sizes that must agree,
+    indices and slices that must stay in bounds) to emit its run-time checks,
+    as `--generate-runtime-verification` does, but with a one-line message
+    that names the op and its location:
+
+    ```
+    cf.assert %ok, "linalg.generic at prog.mlir:3:8: dimension #0 of input/output operand #1 is incompatible with inferred dimension size"
+    ```
+
+    `--transformer-lower-runtime-checks` then turns the assert into a call
+    of the runtime library, which transformer-run reports as `Error: run-time
+    check failed: ...`. Ops in transform-dialect scripts are skipped. The
+    `--transformer-to-llvm` pipeline runs this pass first at opt-level 0, and
+    at the other levels with `runtime-verification=true`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect"];
+}
+
+def TransformerBufferDeallocationPass
+    : Pass<"transformer-buffer-deallocation", "::mlir::ModuleOp"> {
+  let summary = "Free the buffers bufferization allocated, not the program's";
+  let description = [{
+    Runs upstream's buffer deallocation pipeline (ownership-based
+    deallocation and its simplifications) on every function except those
+    that free memory themselves (a `memref.dealloc` in the body): a program
+    written as upstream's integration tests are, with `memref.alloc` and
+    `memref.dealloc` of its own, keeps its memory management as written,
+    where the ownership-based pass would reject its deallocations. A
+    function that frees nothing, like one that returns the buffer it
+    allocated, is handled by the pass and keeps its ABI (returned buffers
+    are owned by the caller).
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def TransformerCheckLLVMLoweringPass
+    : Pass<"transformer-check-llvm-lowering", "::mlir::ModuleOp"> {
+  let summary = "Report what did not lower to the LLVM dialect";
+  let description = [{
+    The last pass of `--transformer-to-llvm`: every op must now be in the
+    LLVM dialect (or the OpenMP dialect, which has its own translation). An
+    op that is not, usually a `builtin.unrealized_conversion_cast` left
+    between a type LLVM has and one it has not, is reported with that type,
+    at the location of the op it came from:
+
+    ```
+    prog.mlir:4:8: error: 'arith.addf' op has no lowering to LLVM for type 'vector<4xf8E4M3FN>': its element type f8E4M3FN is not supported
+    ```
+
+    instead of failing later in the translation to LLVM IR with the name of
+    a cast.
+  }];
 }
 
 def TransformerLowerStridedCopiesPass

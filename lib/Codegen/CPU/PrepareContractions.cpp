@@ -13,6 +13,7 @@
 #include "Transformer/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -83,6 +84,29 @@ getCanonicalLoopGroups(linalg::LinalgOp op) {
 constexpr int64_t kRegisterTileM = 8;
 constexpr int64_t kRegisterTileN = 32;
 
+/// A cast of a padded result's slice to an unranked tensor (which a program
+/// passes to `printMemrefF32`) would carry the padded buffer's strides into
+/// the callee: it casts a dense copy instead, so that the callee sees the
+/// layout the unpadded op would have had.
+void densifyUnrankedCasts(IRRewriter &rewriter, ValueRange slices) {
+  for (Value slice : slices)
+    for (OpOperand &use : llvm::make_early_inc_range(slice.getUses())) {
+      auto castOp = dyn_cast<tensor::CastOp>(use.getOwner());
+      if (!castOp || !isa<UnrankedTensorType>(castOp.getType()))
+        continue;
+      rewriter.setInsertionPoint(castOp);
+      auto type = cast<RankedTensorType>(slice.getType());
+      SmallVector<Value> sizes;
+      for (auto [i, dim] : llvm::enumerate(type.getShape()))
+        if (ShapedType::isDynamic(dim))
+          sizes.push_back(
+              tensor::DimOp::create(rewriter, castOp.getLoc(), slice, i));
+      Value copy = bufferization::AllocTensorOp::create(
+          rewriter, castOp.getLoc(), type, sizes, /*copy=*/slice);
+      rewriter.modifyOpInPlace(castOp, [&] { use.set(copy); });
+    }
+}
+
 /// Pads the loops of a tagged contraction with zeros up to multiples of the
 /// register tile when they are not known to be: n when odd or dynamic, m
 /// when odd. The padded op computes into a padded result whose slice
@@ -126,6 +150,7 @@ linalg::LinalgOp padToRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp op,
         llvm::all_of(pad.getMixedHighPad(), isZero))
       rewriter.replaceOp(pad, pad.getSource());
   rewriter.replaceOp(op, padded->replacements);
+  densifyUnrankedCasts(rewriter, padded->replacements);
   return cast<linalg::LinalgOp>(padded->paddedOp.getOperation());
 }
 

@@ -8,6 +8,7 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -15,6 +16,7 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -67,6 +69,10 @@ transformer::checkPipelineOptions(const TransformerPipelineOptions &opts) {
 
 void transformer::buildTransformerToLinalgPipeline(
     OpPassManager &pm, const TransformerPipelineOptions &opts) {
+  // The program's own upstream ops, checked where they were written (the
+  // transformer ops' lowering checks its own operands).
+  if (opts.optLevel == 0 || opts.runtimeVerification)
+    pm.addPass(createTransformerGenerateRuntimeChecksPass());
   pm.addPass(createTransformerShapeInferencePass());
   pm.addPass(createCanonicalizerPass());
   if (opts.optLevel >= 1 && opts.fuseAttention)
@@ -104,11 +110,6 @@ static void addContractionCodegen(OpPassManager &pm,
   codegen.schedule = opts.transformSchedule;
   pm.addPass(createTransformerCPUCodegenPass(codegen));
   pm.addPass(createTransformerCPUPrefetchNextKBlockPass());
-  // Without full unrolling, transfers of 2-D vectors go through a stack
-  // buffer and scalar loops inside the innermost loop.
-  VectorTransferToSCFOptions vectorToSCF;
-  vectorToSCF.enableFullUnroll(true);
-  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(vectorToSCF));
 }
 
 /// The schedule's scf.forall (cache tiles) runs on OpenMP threads, or
@@ -176,8 +177,9 @@ void transformer::buildLinalgToLLVMPipeline(
   if (opts.optLevel >= 1)
     pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
   // Returned buffers are owned by the caller: ones that alias an argument or
-  // a constant are cloned, and the clones become alloc + copy.
-  bufferization::buildBufferDeallocationPipeline(pm);
+  // a constant are cloned, and the clones become alloc + copy. Functions
+  // that free memory themselves (memref.dealloc) are left as written.
+  pm.addPass(createTransformerBufferDeallocationPass());
   // ... except arguments marked transformer.in_place (a decode step's KV
   // cache), returned as they are.
   pm.addPass(createTransformerReturnInPlaceArgumentsPass());
@@ -190,6 +192,18 @@ void transformer::buildLinalgToLLVMPipeline(
     // Element-wise ops and row reductions (lib/Codegen/CPU/VectorizeRows.cpp).
     pm.addNestedPass<func::FuncOp>(createTransformerCPUVectorizeRowsPass());
   }
+  // Vector transfers, and what convert-vector-to-llvm takes only in 1-D
+  // (vector.print of an n-D vector), as loops: at every level, for the
+  // codegen's vectors and the program's own. Without full unrolling,
+  // transfers of 2-D vectors go through a stack buffer and scalar loops
+  // inside the innermost loop.
+  // vector.mask and vector.multi_reduction, which convert-vector-to-llvm
+  // does not take, first.
+  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());
+  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
+  VectorTransferToSCFOptions vectorToSCF;
+  vectorToSCF.enableFullUnroll(true);
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(vectorToSCF));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (codegen)
     addThreading(pm, opts);
@@ -201,6 +215,12 @@ void transformer::buildLinalgToLLVMPipeline(
   // hold one block, i.e. before scf-to-cf.
   if (codegen)
     pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Ops LLVM has no instruction for (ceildivsi, ...) and the float types it
+  // has no type for (f4E2M1FN, f8E8M0FNU), as integer arithmetic.
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeF4E2M1 = true;
+  expand.includeF8E8M0 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
   pm.addPass(createSCFToControlFlowPass());
   // Row reductions (vector.reduction) may reassociate: a tree of vector
   // adds instead of one add per element.
@@ -219,10 +239,11 @@ void transformer::buildLinalgToLLVMPipeline(
   if (codegen && getEffectiveThreads(opts) > 1)
     pm.addPass(createConvertOpenMPToLLVMPass());
   // Vector lowering leaves ub.poison behind.
-  if (codegen)
-    pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+  // Anything left names its type here, not in the translation to LLVM IR.
+  pm.addPass(createTransformerCheckLLVMLoweringPass());
 }
 
 void transformer::buildTransformerToLLVMPipeline(

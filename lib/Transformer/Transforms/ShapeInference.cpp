@@ -82,8 +82,11 @@ LogicalResult refineAll(Operation *root) {
   return failure(result.wasInterrupted());
 }
 
-/// No result anywhere under `root` may stay unranked once inference is done
-/// (the lowering and bufferization need ranks).
+/// No transformer op's result, and no value a transformer op reads, may stay
+/// unranked once inference is done: their lowering needs ranks. Other
+/// dialects' ops may produce unranked tensors (`tensor.cast` to
+/// `tensor<*xf32>` before a call of `printMemrefF32`): they bufferize to
+/// unranked memrefs.
 LogicalResult checkAllRanked(Operation *root) {
   WalkResult result =
       root->walk([&](Operation *op) {
@@ -92,9 +95,9 @@ LogicalResult checkAllRanked(Operation *root) {
           if (!isa<UnrankedTensorType>(type))
             continue;
           bool inferred = isa<ShapeInferenceOpInterface>(op);
-          // A dead cast to an unranked type (what inference looked through) is
-          // left for the canonicalizer.
-          if (!inferred && value.use_empty())
+          if (!inferred && llvm::none_of(value.getUsers(), [](Operation *user) {
+                return isa<ShapeInferenceOpInterface>(user);
+              }))
             continue;
           if (inferred)
             op->emitOpError() << "could not infer a ranked type for the result "

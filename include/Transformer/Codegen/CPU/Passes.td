@@ -53,7 +53,10 @@ def TransformerCPUPrepareContractionsPass
     A static m and an odd or dynamic n are padded with zeros to multiples of
     the 8 x 32 register tile (`linalg::rewriteAsPaddedOp`); a dynamic m is
     not: the schedule runs the rows past the last multiple of 8 as 1 x 32
-    tiles.
+    tiles. A padded result that the program casts to an unranked tensor (to
+    print it with `printMemrefF32`) is copied to a dense tensor first
+    (`bufferization.alloc_tensor ... copy(...)`), so the callee sees the
+    strides of the unpadded result.
 
     Example:
 
@@ -68,6 +71,7 @@ def TransformerCPUPrepareContractionsPass
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
