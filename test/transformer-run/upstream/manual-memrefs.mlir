@@ -10,10 +10,6 @@
 // RUN: %mlir-runner-parity %t/views.mlir --pipeline="--test-lower-to-llvm" -e main --entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so,%mlir_lib_dir/libmlir_runner_utils.so | FileCheck %s --check-prefix=VIEWS
 // RUN: %mlir-runner-parity %t/mixed.mlir -e main --entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so,%mlir_lib_dir/libmlir_runner_utils.so | FileCheck %s --check-prefix=MIXED
 
-// No leak and no double free: the programs run under valgrind too (the
-// sanitizer build checks them with AddressSanitizer instead).
-// RUN: %if valgrind %{ valgrind --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite -q transformer-run %t/conv-calls.mlir -O0 --entry-point-result=void --shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so,%mlir_lib_dir/libmlir_runner_utils.so > /dev/null %}
-
 // 1-D convolution of [1 2 3 4 5 6] with the filter [1 1 1]: sums of three.
 // CONV:      Unranked Memref base@ = {{.*}} rank = 1 offset = 0 sizes = [4] strides = [1] data =
 // CONV-NEXT: [6,  9,  12,  15]
