@@ -205,26 +205,16 @@ int resultCountMismatch(size_t results, size_t given, llvm::StringRef flag) {
 /// With `--entry-point-result`, the function must return what it names: no
 /// result for `void`, one scalar of that type otherwise.
 int checkEntryPointResult(const EntrySignature &signature) {
-  std::optional<ElementType> expected;
-  llvm::StringRef name = "void";
-  switch (entryPointResult) {
-  case EntryPointResult::Unset:
+  if (entryPointResult == EntryPointResult::Unset)
     return 0;
-  case EntryPointResult::Void:
-    break;
-  case EntryPointResult::I32:
+  std::optional<ElementType> expected;
+  if (entryPointResult == EntryPointResult::I32)
     expected = ElementType::I32;
-    name = "i32";
-    break;
-  case EntryPointResult::I64:
+  else if (entryPointResult == EntryPointResult::I64)
     expected = ElementType::I64;
-    name = "i64";
-    break;
-  case EntryPointResult::F32:
+  else if (entryPointResult == EntryPointResult::F32)
     expected = ElementType::F32;
-    name = "f32";
-    break;
-  }
+  llvm::StringRef name = expected ? elementTypeName(*expected) : "void";
   const std::vector<ValueSignature> &results = signature.results;
   bool matches = expected ? results.size() == 1 && results[0].isScalar &&
                                 results[0].elementType == *expected

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
@@ -95,14 +96,10 @@ void densifyUnrankedCasts(IRRewriter &rewriter, ValueRange slices) {
       if (!castOp || !isa<UnrankedTensorType>(castOp.getType()))
         continue;
       rewriter.setInsertionPoint(castOp);
-      auto type = cast<RankedTensorType>(slice.getType());
-      SmallVector<Value> sizes;
-      for (auto [i, dim] : llvm::enumerate(type.getShape()))
-        if (ShapedType::isDynamic(dim))
-          sizes.push_back(
-              tensor::DimOp::create(rewriter, castOp.getLoc(), slice, i));
       Value copy = bufferization::AllocTensorOp::create(
-          rewriter, castOp.getLoc(), type, sizes, /*copy=*/slice);
+          rewriter, castOp.getLoc(), cast<RankedTensorType>(slice.getType()),
+          tensor::createDynamicDimValues(rewriter, castOp.getLoc(), slice),
+          /*copy=*/slice);
       rewriter.modifyOpInPlace(castOp, [&] { use.set(copy); });
     }
 }

@@ -192,13 +192,11 @@ void transformer::buildLinalgToLLVMPipeline(
     // Element-wise ops and row reductions (lib/Codegen/CPU/VectorizeRows.cpp).
     pm.addNestedPass<func::FuncOp>(createTransformerCPUVectorizeRowsPass());
   }
-  // Vector transfers, and what convert-vector-to-llvm takes only in 1-D
-  // (vector.print of an n-D vector), as loops: at every level, for the
-  // codegen's vectors and the program's own. Without full unrolling,
-  // transfers of 2-D vectors go through a stack buffer and scalar loops
-  // inside the innermost loop.
-  // vector.mask and vector.multi_reduction, which convert-vector-to-llvm
-  // does not take, first.
+  // At every level, for the codegen's vectors and the program's own: what
+  // convert-vector-to-llvm does not take. vector.mask and
+  // vector.multi_reduction first; then vector transfers and n-D
+  // vector.print as loops. Without full unrolling, transfers of 2-D vectors
+  // go through a stack buffer and scalar loops inside the innermost loop.
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
   VectorTransferToSCFOptions vectorToSCF;
