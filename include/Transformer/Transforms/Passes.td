@@ -92,6 +92,24 @@ def TransformerLowerRuntimeChecksPass
   ];
 }
 
+def TransformerApplyEmbeddedSchedulePass
+    : Pass<"transformer-apply-embedded-schedule", "::mlir::ModuleOp"> {
+  let summary = "Run the program's own transform script, then remove it";
+  let description = [{
+    A program written as upstream's integration tests are may carry a
+    transform-dialect script (`transform.named_sequence @__transform_main`,
+    usually in a nested `module attributes {transform.with_named_sequence}`)
+    that its test pipeline applies with `--transform-interpreter` before
+    lowering. This pass does the same: it runs `@__transform_main` on the
+    module, then erases the transform ops (what
+    `--test-transform-dialect-erase-schedule` does upstream), so that the
+    rest of the pipeline sees only the program. A module without such a
+    script is left unchanged; a script that fails is reported as the
+    interpreter reports it. The `--transformer-to-llvm` pipeline runs it
+    first.
+  }];
+}
+
 def TransformerGenerateRuntimeChecksPass
     : Pass<"transformer-generate-runtime-checks", "::mlir::ModuleOp"> {
   let summary = "Check upstream ops' operands at run time";

@@ -69,6 +69,9 @@ transformer::checkPipelineOptions(const TransformerPipelineOptions &opts) {
 
 void transformer::buildTransformerToLinalgPipeline(
     OpPassManager &pm, const TransformerPipelineOptions &opts) {
+  // A transform script the program carries, applied as upstream's test
+  // pipelines apply it (--transform-interpreter), and removed.
+  pm.addPass(createTransformerApplyEmbeddedSchedulePass());
   // The program's own upstream ops, checked where they were written (the
   // transformer ops' lowering checks its own operands).
   if (opts.optLevel == 0 || opts.runtimeVerification)
