@@ -31,9 +31,8 @@ bool isTransformOp(Operation &op) {
 void eraseSchedule(ModuleOp module) {
   for (Operation &op : llvm::make_early_inc_range(*module.getBody())) {
     auto nested = dyn_cast<ModuleOp>(op);
-    if (isTransformOp(op) ||
-        (nested && nested->hasAttr(kWithNamedSequence) &&
-         llvm::all_of(*nested.getBody(), isTransformOp)))
+    if (isTransformOp(op) || (nested && nested->hasAttr(kWithNamedSequence) &&
+                              llvm::all_of(*nested.getBody(), isTransformOp)))
       op.erase();
   }
   module->removeAttr(kWithNamedSequence);
