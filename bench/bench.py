@@ -193,7 +193,10 @@ def main():
             sys.exit("Error: unknown baseline '%s' (numpy, torch)" % lib)
 
     print("measuring the FMA peak ...", file=sys.stderr, flush=True)
-    peak_per_core = peak.measure_peak_gflops(tool, common_env(dict(os.environ)))
+    cores = os.cpu_count() or 1
+    peaks = peak.measure_all(tool, common_env(dict(os.environ)), cores)
+    width = "zmm" if peaks["zmm"][0] else "ymm"
+    peak_per_core, peak_all_cores = peaks[width]
     if not peak_per_core:
         sys.exit("Error: the FMA peak probe failed to compile or run")
 
@@ -256,6 +259,10 @@ def main():
         return ours_at.get(t, ours)[name].get("median_ms")
 
     keys = [k for k in baselines if "error" not in baselines[k]]
+    # "% peak" compares with the peak of as many cores as ours-Nt uses.
+    main_peak = (peak_per_core if ours_threads[0] == 1 or not peak_all_cores
+                 else peak_per_core + (peak_all_cores - peak_per_core) *
+                 (min(ours_threads[0], cores) - 1) / max(1, cores - 1))
     header = ["workload", "ours-%dt ms" % ours_threads[0], "GFLOP/s", "% peak",
               "GB/s"]
     for t in extra_threads:
@@ -272,7 +279,7 @@ def main():
         else:
             gflops = w.flops / (ms * 1e-3) / 1e9
             row += [fmt_ms(ms), "%.1f" % gflops,
-                    "%.0f%%" % (100 * gflops / peak_per_core),
+                    "%.0f%%" % (100 * gflops / main_peak),
                     "%.1f" % (w.bytes_moved / (ms * 1e-3) / 1e9)]
         for t in extra_threads:
             ms_t = ours_at[t][w.name].get("median_ms")
@@ -290,12 +297,15 @@ def main():
     for row in rows:
         print("| " + " | ".join(row) + " |")
     print()
-    print("machine: %s; measured f32 FMA peak %.0f GFLOP/s per core "
-          "(bench/peak.py)" % (peak.cpu_name(), peak_per_core))
-    print("ours-Nt: transformer-run %s --threads=N; %% peak of one core "
+    print("machine: %s, %d cores; measured f32 FMA peak (bench/peak.py): %s"
+          % (peak.cpu_name(), cores, "; ".join(
+              "%s %.0f GFLOP/s on 1 core, %.0f on %d" % (w, p[0], p[1] or 0,
+                                                         cores)
+              for w, p in peaks.items() if p[0])))
+    print("ours-Nt: transformer-run %s --threads=N; %% peak of the %s peak "
           "(%.0f GFLOP/s) for ours-%dt; GB/s = bytes read and written / "
           "time; ours/X-Nt compares at the same thread count." %
-          (" ".join(flags) or "(default flags)", peak_per_core,
+          (" ".join(flags) or "(default flags)", width, main_peak,
            ours_threads[0]))
     for k in keys:
         b = baselines[k]
@@ -308,6 +318,8 @@ def main():
         with open(args.json, "w") as f:
             json.dump({"date": time.strftime("%Y-%m-%d"),
                        "peak_gflops_per_core": peak_per_core,
+                       "peak_gflops": {w: {"1": p[0], str(cores): p[1]}
+                                       for w, p in peaks.items()},
                        "cpu": peak.cpu_name(),
                        "workloads": [{"name": w.name, "family": w.family,
                                       "flops": w.flops,

@@ -368,7 +368,8 @@ def suite(quick, rng):
     seq = 128
     return [
         matmul(256, 256, 256, rng), matmul(512, 512, 512, rng),
-        matmul(1024, 1024, 1024, rng), matmul(2048, 2048, 2048, rng),
+        matmul(1000, 1000, 1000, rng), matmul(1024, 1024, 1024, rng),
+        matmul(1040, 1040, 1040, rng), matmul(2048, 2048, 2048, rng),
         matmul(seq, GPT2_D, GPT2_MLP, rng), matmul(seq, GPT2_MLP, GPT2_D, rng),
         linear(seq, GPT2_D, 3 * GPT2_D, rng),
         linear(seq, GPT2_D, GPT2_MLP, rng),

@@ -25,6 +25,11 @@ config.substitutions.append(("%test_lib", os.path.join(config.test_source_root, 
 # `--param opt_level=-O3`: the execution tests' runs that name no level use
 # it (test/lib/run_reference.py, program_matrix.py).
 config.environment["TRANSFORMER_TEST_OPT_LEVEL"] = lit_config.params.get("opt_level", "")
+# `--param target_features=-avx512f`: the execution tests build for that
+# target (the AVX2 code of an AVX-512 machine; CTest label `avx2`): every
+# transformer-run of a test, and the drivers' (test/lib/run_flags.py).
+target_features = lit_config.params.get("target_features", "")
+config.environment["TRANSFORMER_TEST_TARGET_FEATURES"] = target_features
 config.environment["FILECHECK_OPTS"] = "-enable-var-scope --allow-unused-prefixes=false"
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
@@ -39,7 +44,10 @@ tool_dirs = [config.transformer_tools_dir, config.llvm_tools_dir]
 tools = ["transformer-opt", "transformer-lsp-server", "transformer-translate",
          "mlir-translate", "mlir-opt"]
 if os.path.exists(os.path.join(config.transformer_tools_dir, "transformer-run")):
-    tools.append("transformer-run")
+    tools.append(ToolSubst(
+        "transformer-run",
+        extra_args=(["--target-features=" + target_features]
+                    if target_features else None)))
     config.available_features.add("transformer-run")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 

@@ -11,6 +11,7 @@
 #include "Transformer/Runner/CompiledModule.h"
 
 #include "ConcurrentJit.h"
+#include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 
 #include "Transformer/Runtime/Runtime.h"
 
@@ -105,7 +106,7 @@ static llvm::Error checkExternalSymbols(ModuleOp llvmModule) {
 llvm::Expected<std::unique_ptr<CompiledModule>>
 CompiledModule::create(ModuleOp llvmModule, unsigned optLevel,
                        llvm::ArrayRef<std::string> sharedLibs,
-                       unsigned compileThreads) {
+                       unsigned compileThreads, const CPUTarget *target) {
   if (llvm::Error err = checkSharedLibraries(sharedLibs))
     return std::move(err);
   if (llvm::Error err = checkExternalSymbols(llvmModule))
@@ -120,17 +121,19 @@ CompiledModule::create(ModuleOp llvmModule, unsigned optLevel,
     if (!module)
       return llvm::createStringError("could not translate the module to "
                                      "LLVM IR");
-    llvm::Expected<std::unique_ptr<ConcurrentJit>> jit = ConcurrentJit::create(
-        std::move(module), std::move(context), optLevel, compileThreads);
+    llvm::Expected<std::unique_ptr<ConcurrentJit>> jit =
+        ConcurrentJit::create(std::move(module), std::move(context), optLevel,
+                              compileThreads, target);
     if (!jit)
       return jit.takeError();
     auto impl = std::make_unique<Impl>();
     impl->concurrent = std::move(*jit);
     return std::unique_ptr<CompiledModule>(new CompiledModule(std::move(impl)));
   }
-  // Target the host CPU with all its features (AVX-512 where present).
+  // The host CPU with all its features (AVX-512 where present), or the
+  // target's.
   llvm::Expected<llvm::orc::JITTargetMachineBuilder> builder =
-      llvm::orc::JITTargetMachineBuilder::detectHost();
+      getTargetMachineBuilder(target);
   if (!builder)
     return builder.takeError();
   llvm::CodeGenOptLevel codegenLevel = getCodeGenOptLevel(optLevel);

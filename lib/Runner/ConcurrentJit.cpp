@@ -10,11 +10,13 @@
 
 #include "ConcurrentJit.h"
 
+#include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/ExecutionEngine/JITEventListener.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
@@ -23,6 +25,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
 #include "llvm/Transforms/Utils/SplitModule.h"
 
 using namespace llvm;
@@ -80,12 +83,26 @@ mlir::transformer::runner::getCodeGenOptLevel(unsigned optLevel) {
                          : CodeGenOptLevel::Aggressive;
 }
 
+Expected<orc::JITTargetMachineBuilder>
+mlir::transformer::runner::getTargetMachineBuilder(const CPUTarget *target) {
+  Expected<orc::JITTargetMachineBuilder> machine =
+      orc::JITTargetMachineBuilder::detectHost();
+  if (!machine || !target || target->isHost)
+    return machine;
+  // Another CPU, or the host with features changed: exactly the target's
+  // feature list, not the host's with changes on top.
+  machine->setCPU(target->cpu);
+  machine->getFeatures() = SubtargetFeatures();
+  machine->addFeatures(target->llvmFeatures);
+  return machine;
+}
+
 Expected<std::unique_ptr<ConcurrentJit>>
 ConcurrentJit::create(std::unique_ptr<Module> module,
                       std::unique_ptr<LLVMContext> context, unsigned optLevel,
-                      unsigned threads) {
+                      unsigned threads, const CPUTarget *target) {
   Expected<orc::JITTargetMachineBuilder> machine =
-      orc::JITTargetMachineBuilder::detectHost();
+      getTargetMachineBuilder(target);
   if (!machine)
     return machine.takeError();
   machine->setCodeGenOptLevel(getCodeGenOptLevel(optLevel));

@@ -20,11 +20,21 @@ namespace llvm {
 class LLVMContext;
 class Module;
 namespace orc {
+class JITTargetMachineBuilder;
 class LLJIT;
 } // namespace orc
 } // namespace llvm
 
+namespace mlir::transformer {
+struct CPUTarget;
+} // namespace mlir::transformer
+
 namespace mlir::transformer::runner {
+
+/// The target machine both JIT paths compile for: the host, or `target`'s
+/// CPU and features.
+llvm::Expected<llvm::orc::JITTargetMachineBuilder>
+getTargetMachineBuilder(const CPUTarget *target);
 
 /// The LLVM code generation level of a transformer-run opt level (0-3),
 /// for both JIT paths.
@@ -41,7 +51,7 @@ public:
   static llvm::Expected<std::unique_ptr<ConcurrentJit>>
   create(std::unique_ptr<llvm::Module> module,
          std::unique_ptr<llvm::LLVMContext> context, unsigned optLevel,
-         unsigned threads);
+         unsigned threads, const CPUTarget *target);
   ~ConcurrentJit();
 
   /// The packed wrapper of the function `name`.

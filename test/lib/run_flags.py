@@ -11,5 +11,16 @@ def with_default_opt_level(flags):
     default level."""
     level = os.environ.get("TRANSFORMER_TEST_OPT_LEVEL", "")
     if level and not any(f.startswith("-O") for f in flags):
-        return flags + [level]
+        flags = flags + [level]
+    return with_target_features(flags)
+
+
+def with_target_features(flags):
+    """Adds TRANSFORMER_TEST_TARGET_FEATURES (lit --param
+    target_features=-avx512f, which CTest's `avx2` label sets) as
+    --target-features to a run that names no target, so that the numeric
+    tests also run on the AVX2 target of an AVX-512 machine."""
+    features = os.environ.get("TRANSFORMER_TEST_TARGET_FEATURES", "")
+    if features and not any(f.startswith("--target-") for f in flags):
+        return flags + ["--target-features=" + features]
     return flags

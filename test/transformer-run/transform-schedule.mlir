@@ -15,9 +15,11 @@
 // USER: vector.fma {{.*}} : vector<16xf32>
 
 // BUILTIN: module attributes {transform.with_named_sequence}
-// BUILTIN: transform.structured.tile_using_for %{{.*}} tile_sizes [8, 0, 0]
-// BUILTIN: transform.structured.tile_using_for %{{.*}} tile_sizes [0, 32, 1]
-// BUILTIN: transform.named_sequence @__transform_main
+// BUILTIN: transform.structured.promote %{{.*}} {operands_to_promote = [1]}
+// BUILTIN: transform.structured.tile_using_for %{{.*}} tile_sizes [%reg_m, 0, 0]
+// BUILTIN: transform.structured.tile_using_for %{{.*}} tile_sizes [0, %reg_n, 1]
+// BUILTIN: transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly},
+// BUILTIN-NEXT: %reg_m: !transform.param<i64> {transform.readonly}, %reg_n: !transform.param<i64> {transform.readonly},
 
 // PRINT-USER: A user's schedule: register tiles of 4 x 16
 

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Transformer/Codegen/CPU/Passes.h"
+#include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 #include "Transformer/Pipelines/Pipelines.h"
 #include "Transformer/Runner/CompiledModule.h"
 #include "Transformer/Runner/Compiler.h"
@@ -26,6 +27,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
@@ -164,6 +166,21 @@ void registerThreadsOption() {
       cl::init(0), cl::cat(category));
   threads = &option;
 }
+cl::opt<std::string>
+    targetCpu("target-cpu",
+              cl::desc("Build for this CPU, as llc's -mcpu names it (znver4, "
+                       "skylake-avx512, haswell, ...; default: the host)"),
+              cl::value_desc("name"), cl::init(""), cl::cat(category));
+cl::opt<std::string> targetFeatures(
+    "target-features",
+    cl::desc("Features added to or removed from the target CPU's, as llc's "
+             "-mattr takes them (-avx512f: AVX2 code on an AVX-512 machine)"),
+    cl::value_desc("+f,-g"), cl::init(""), cl::cat(category));
+cl::opt<bool> printTarget(
+    "print-target",
+    cl::desc("Print the target CPU (detected, or --target-cpu/--target-"
+             "features) and the tile sizes derived from it, and exit"),
+    cl::cat(category));
 cl::opt<std::string> transformSchedule(
     "transform-schedule",
     cl::desc("Use this transform-dialect schedule (.mlir with "
@@ -311,6 +328,19 @@ int run() {
   options.fuseAttention = !noFuseAttention;
   options.threads = *threads;
   options.transformSchedule = transformSchedule;
+  options.targetCpu = targetCpu;
+  options.targetFeatures = targetFeatures;
+  llvm::Expected<CPUTarget> target =
+      CPUTarget::resolve(targetCpu, targetFeatures, *threads);
+  if (!target)
+    return fail(llvm::toString(target.takeError()));
+  // Code for features this CPU lacks would stop on an illegal instruction.
+  if (emit == Emit::Run)
+    if (std::vector<std::string> missing = target->featuresMissingOnHost();
+        !missing.empty())
+      return fail("the target uses " + llvm::join(missing, ", ") +
+                  ", which this CPU (" + CPUTarget::host().cpu +
+                  ") lacks: its code can be printed (--emit=llvm-ir), not run");
   options.runtimeVerification = runtimeVerification;
 
   // Stage 1: to linalg on tensors, where the entry signature is final.
@@ -424,7 +454,8 @@ int run() {
           *module, options.optLevel, libs,
           compileThreads > 0
               ? compileThreads.getValue()
-              : std::max(1u, std::thread::hardware_concurrency()));
+              : std::max(1u, std::thread::hardware_concurrency()),
+          &*target);
   if (!compiled)
     return fail(llvm::toString(compiled.takeError()));
   if (llvm::Error err = (*compiled)->compile(entryName))
@@ -542,6 +573,14 @@ int main(int argc, char **argv) {
     } else {
       llvm::outs() << "true\n";
     }
+    return 0;
+  }
+  if (printTarget) {
+    llvm::Expected<CPUTarget> target =
+        CPUTarget::resolve(targetCpu, targetFeatures, *threads);
+    if (!target)
+      return fail(llvm::toString(target.takeError()));
+    target->print(llvm::outs());
     return 0;
   }
   if (printTransformSchedule) {

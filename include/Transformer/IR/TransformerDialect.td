@@ -23,9 +23,25 @@ def Transformer_Dialect : Dialect {
     The ops lower to `linalg`, `tensor`, `arith` and `math` on tensors with
     `--lower-transformer`, and all the way to the LLVM dialect with the
     `--transformer-to-llvm` pipeline.
+
+    Two discardable attributes belong to the dialect's CPU code generation
+    and are verified wherever they appear:
+
+    * `transformer.target` on a module: the CPU the code is built for, a
+      dictionary `{cpu = "znver4", isa = ["avx512f", "avx2", "fma"],
+      vector_bits = 512, vector_registers = 32, l1d = 32768, l2 = 1048576,
+      l3 = 33554432, cores = 2, threads = 2}` (sizes in bytes), recorded by
+      `--transformer-cpu-select-target` and read by every codegen pass.
+    * `transformer.contraction` on a linalg op: the CPU schedule's tag, one
+      of `mnk`, `bmnk`, `mnk_tile`, `bmnk_tile`, `transpose`, `btranspose`,
+      `transpose_tile`, `btranspose_tile`, `epilogue` and `bepilogue`.
   }];
   let cppNamespace = "::mlir::transformer";
   let hasConstantMaterializer = 0;
+  // `transformer.target` (the CPU the codegen builds for) and
+  // `transformer.contraction` (the CPU schedule's tags) are checked where
+  // they are written.
+  let hasOperationAttrVerify = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect"];
 }

@@ -45,6 +45,16 @@ struct TransformerPipelineOptions
           "--transformer-generate-runtime-checks) at opt-level >= 1; always "
           "on at opt-level 0"),
       llvm::cl::init(false)};
+  Option<std::string> targetCpu{
+      *this, "target-cpu",
+      llvm::cl::desc("The CPU to build for, as llc's -mcpu names it (znver4, "
+                     "skylake-avx512, haswell, ...); empty: the host"),
+      llvm::cl::init("")};
+  Option<std::string> targetFeatures{
+      *this, "target-features",
+      llvm::cl::desc("Features added to or removed from the target CPU's, as "
+                     "llc's -mattr takes them (-avx512f,+fma)"),
+      llvm::cl::init("")};
   Option<std::string> transformSchedule{
       *this, "transform-schedule",
       llvm::cl::desc("A transform-dialect schedule (.mlir with "

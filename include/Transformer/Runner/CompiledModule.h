@@ -15,9 +15,14 @@
 #include <string>
 #include <vector>
 
+namespace mlir::transformer {
+struct CPUTarget;
+} // namespace mlir::transformer
+
 namespace mlir::transformer::runner {
 
-/// A module compiled for the host CPU, ready to call.
+/// A module compiled for the host CPU (or a compatible target), ready to
+/// call.
 class CompiledModule {
 public:
   /// Prepares a module in the LLVM dialect for the JIT at `optLevel` (0-3),
@@ -28,9 +33,12 @@ public:
   /// With `compileThreads` > 1, LLVM compiles the module split into as many
   /// parts on as many threads (transformer-run passes the machine's cores by
   /// default); otherwise MLIR's ExecutionEngine compiles it whole.
+  /// Machine code is for `target` (its CPU and features), or the host's
+  /// when null.
   static llvm::Expected<std::unique_ptr<CompiledModule>>
   create(ModuleOp llvmModule, unsigned optLevel,
-         llvm::ArrayRef<std::string> sharedLibs, unsigned compileThreads = 0);
+         llvm::ArrayRef<std::string> sharedLibs, unsigned compileThreads = 0,
+         const CPUTarget *target = nullptr);
   ~CompiledModule();
 
   /// Compiles `entry` to machine code (ORC compiles on first lookup), so

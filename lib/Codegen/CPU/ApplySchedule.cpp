@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Transformer/Codegen/CPU/Passes.h"
+#include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 
 #include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
@@ -13,8 +14,10 @@
 #include "mlir/Dialect/Linalg/Transforms/AllInterfaces.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/TransformOps/MemRefTransformOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/SCF/TransformOps/SCFTransformOps.h"
 #include "mlir/Dialect/Tensor/IR/TensorTilingInterfaceImpl.h"
@@ -37,6 +40,40 @@ using namespace mlir;
 using namespace mlir::transformer;
 
 namespace {
+
+/// Moves the buffers that the schedule allocates inside loops (B's packed
+/// panels, from `transform.structured.promote`: a `memref.alloc` of static
+/// shape used and freed in one loop body) before the outermost loop of the
+/// nest, stopping at an `scf.forall` (each of whose tasks keeps its own
+/// buffer) or the function: one allocation per cache tile rather than one per
+/// panel and k block. The buffer holds nothing from one iteration to the
+/// next, so one buffer serves them all. Aligned to a cache line.
+void hoistLoopLocalAllocations(ModuleOp module) {
+  SmallVector<memref::AllocOp> allocs;
+  module.walk([&](memref::AllocOp alloc) {
+    if (alloc->getNumOperands() == 0 && alloc.getType().hasStaticShape() &&
+        isa<scf::ForOp>(alloc->getParentOp()))
+      allocs.push_back(alloc);
+  });
+  for (memref::AllocOp alloc : allocs) {
+    memref::DeallocOp dealloc;
+    bool local = true;
+    for (Operation *user : alloc->getUsers()) {
+      local &= user->getBlock() == alloc->getBlock();
+      if (auto free = dyn_cast<memref::DeallocOp>(user))
+        local &= !std::exchange(dealloc, free);
+    }
+    if (!local || !dealloc)
+      continue;
+    Operation *loop = alloc->getParentOp();
+    while (isa<scf::ForOp>(loop->getParentOp()))
+      loop = loop->getParentOp();
+    alloc->moveBefore(loop);
+    dealloc->moveAfter(loop);
+    if (!alloc.getAlignment())
+      alloc.setAlignment(64);
+  }
+}
 
 struct CPUCodegenPass
     : public transformer::impl::TransformerCPUCodegenPassBase<CPUCodegenPass> {
@@ -98,9 +135,38 @@ struct CPUCodegenPass
                          << " has no @__transform_main named sequence";
       return signalPassFailure();
     }
-    if (failed(transform::applyTransformNamedSequence(
-            module, entry, **scheduleModule, transform::TransformOptions())))
+    // The payload, then (when the schedule takes them) the target's tile
+    // sizes as !transform.param<i64>: register m and n, cache m, n and k.
+    CPUTarget target = CPUTarget::forOp(module);
+    RegisterTile registers = target.contractionRegisterTile();
+    CacheTile cache = target.contractionCacheTile();
+    SmallVector<int64_t> sizes = {registers.m, registers.n, cache.m, cache.n,
+                                  cache.k};
+    auto sequence = cast<transform::NamedSequenceOp>(entry);
+    unsigned arguments = sequence.getFunctionType().getNumInputs();
+    if (arguments != 1 && arguments != 1 + sizes.size()) {
+      module.emitError() << "the transform schedule"
+                         << (schedule.empty() ? "" : " '" + schedule + "'")
+                         << " must take the payload root, optionally followed "
+                            "by the target's tile sizes (register m, n; "
+                            "cache m, n, k: "
+                         << sizes.size() << " !transform.param<i64>), got "
+                         << arguments << " arguments";
       return signalPassFailure();
+    }
+    RaggedArray<transform::MappedValue> bindings;
+    bindings.push_back(ArrayRef<transform::MappedValue>{module.getOperation()});
+    if (arguments > 1) {
+      Builder b(&getContext());
+      for (int64_t size : sizes)
+        bindings.push_back(
+            ArrayRef<transform::MappedValue>{b.getI64IntegerAttr(size)});
+    }
+    if (failed(transform::applyTransformNamedSequence(
+            bindings, cast<transform::TransformOpInterface>(entry),
+            **scheduleModule, transform::TransformOptions())))
+      return signalPassFailure();
+    hoistLoopLocalAllocations(module);
     // The tags have done their job; later passes and printed IR do not need
     // them.
     module.walk([](Operation *op) { op->removeAttr(kContractionAttrName); });

@@ -2,6 +2,8 @@
 
 #include "DotKernel.h"
 
+#include "Transformer/Codegen/CPU/Target/CPUTarget.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -14,8 +16,9 @@ using namespace mlir;
 using namespace mlir::transformer;
 
 namespace {
-/// 16 x f32: one zmm register.
-constexpr int64_t kLanes = 16;
+/// f32 values per vector register of the module's target (16 in a zmm, 8 in
+/// a ymm).
+int64_t getLanes(Operation *op) { return CPUTarget::forOp(op).f32Lanes(); }
 /// Columns per register tile: 8 accumulators, 8 loads of B and one of A per
 /// step of k.
 constexpr int64_t kColumns = 8;
@@ -23,7 +26,7 @@ constexpr int64_t kColumns = 8;
 constexpr int64_t kColumnsPerTask = 256;
 /// ... and at least, when halved for an even number of tasks.
 constexpr int64_t kMinColumnsPerTask = 64;
-/// Columns of the row form's register tile: 4 vectors of 16.
+/// Columns of the row form's register tile: 4 zmm or 8 ymm vectors.
 constexpr int64_t kRowTileColumns = 64;
 } // namespace
 
@@ -75,7 +78,7 @@ bool isStaticMultiple(linalg::LinalgOp op, unsigned loop, int64_t of) {
 
 bool transformer::isDotForm(linalg::LinalgOp op) {
   return isF32Contraction(op, /*rhsIsNK=*/true) &&
-         isStaticMultiple(op, 2, kLanes);
+         isStaticMultiple(op, 2, getLanes(op));
 }
 
 bool transformer::isRowForm(linalg::LinalgOp op) {
@@ -89,7 +92,8 @@ Value transformer::buildDotKernel(OpBuilder &b, linalg::LinalgOp op) {
   Value acc = op.getDpsInits()[0];
   int64_t depth = op.getStaticLoopRanges()[2];
   Type f32 = b.getF32Type();
-  auto lanesType = VectorType::get({kLanes}, f32);
+  const int64_t lanes = getLanes(op);
+  auto lanesType = VectorType::get({lanes}, f32);
   auto columnsType = VectorType::get({kColumns}, f32);
 
   auto index = [&](OpBuilder &nb, int64_t value) -> Value {
@@ -110,7 +114,7 @@ Value transformer::buildDotKernel(OpBuilder &b, linalg::LinalgOp op) {
                          int64_t count) -> SmallVector<Value> {
     SmallVector<Value> init(count, zeros);
     auto loop = scf::ForOp::create(
-        nb, loc, index(nb, 0), index(nb, depth), index(nb, kLanes), init,
+        nb, loc, index(nb, 0), index(nb, depth), index(nb, lanes), init,
         [&](OpBuilder &lb, Location, Value k, ValueRange sums) {
           Value a = vector::TransferReadOp::create(
               lb, loc, lanesType, lhs, ValueRange{row, k}, padding, inBounds);
@@ -214,8 +218,9 @@ Value transformer::buildRowKernel(OpBuilder &b, linalg::LinalgOp op) {
   Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
   Value acc = op.getDpsInits()[0];
   Type f32 = b.getF32Type();
-  auto lanesType = VectorType::get({kLanes}, f32);
-  constexpr int64_t vectors = kRowTileColumns / kLanes;
+  const int64_t lanes = getLanes(op);
+  auto lanesType = VectorType::get({lanes}, f32);
+  const int64_t vectors = kRowTileColumns / lanes;
   auto index = [&](OpBuilder &nb, int64_t value) -> Value {
     return arith::ConstantIndexOp::create(nb, loc, value);
   };
@@ -260,8 +265,8 @@ Value transformer::buildRowKernel(OpBuilder &b, linalg::LinalgOp op) {
             [&](OpBuilder &rb, Location, Value row, ValueRange rowArgs) {
               SmallVector<Value> init, at;
               for (int64_t i = 0; i < vectors; ++i) {
-                at.push_back(arith::AddIOp::create(rb, loc, tile,
-                                                   index(rb, i * kLanes)));
+                at.push_back(
+                    arith::AddIOp::create(rb, loc, tile, index(rb, i * lanes)));
                 init.push_back(vector::TransferReadOp::create(
                     rb, loc, lanesType, rowArgs[0], ValueRange{row, at.back()},
                     padding, inBounds));
@@ -276,7 +281,7 @@ Value transformer::buildRowKernel(OpBuilder &b, linalg::LinalgOp op) {
                     SmallVector<Value> next;
                     for (int64_t i = 0; i < vectors; ++i) {
                       Value n = arith::AddIOp::create(kb, loc, column,
-                                                      index(kb, i * kLanes));
+                                                      index(kb, i * lanes));
                       Value bRow = vector::TransferReadOp::create(
                           kb, loc, lanesType, rhs, ValueRange{k, n}, padding,
                           inBounds);

@@ -20,15 +20,16 @@ constexpr int64_t kDotMaxRows = 16;
 constexpr int64_t kRowMaxRows = 3;
 
 /// Whether `op` is C[m, n] += A[m, k] * B[n, k] on f32 tensors with a static
-/// k that is a multiple of 16.
+/// k that is a multiple of the target's f32 vector lanes (16, or 8 on AVX2).
 bool isDotForm(linalg::LinalgOp op);
 
 /// Builds C[m, n] += A[m, k] * B[n, k] for `op` (isDotForm) as vector code
 /// on tensors and returns C's new value: blocks of 256 columns over the
 /// threads (`scf.forall`); for 8 columns and one row of A, 8 accumulators of
-/// 16 lanes run along k (A and B both read along their contiguous rows), then
-/// 8 horizontal sums. B is read once, with no transposed copy: for one row of
-/// A (a decode step) such a copy would cost twice the product itself.
+/// one vector register each run along k (A and B both read along their
+/// contiguous rows), then 8 horizontal sums. B is read once, with no transposed
+/// copy: for one row of A (a decode step) such a copy would cost twice the
+/// product itself.
 Value buildDotKernel(OpBuilder &b, linalg::LinalgOp op);
 
 /// Whether `op` is C[m, n] += A[m, k] * B[k, n] on f32 tensors with a static
@@ -38,9 +39,10 @@ bool isRowForm(linalg::LinalgOp op);
 
 /// Builds C[m, n] += A[m, k] * B[k, n] for `op` (isRowForm) as vector code on
 /// tensors: blocks of 256 columns over the threads; for 64 columns and one
-/// row of A, 4 accumulators along k, each step a broadcast of A[m, k] and 4
-/// contiguous loads of B's row k. The contraction schedule's 8 x 32 register
-/// tile would pad one row to 8 and do 8 times the FMAs.
+/// row of A, 64 / lanes accumulators along k, each step a broadcast of
+/// A[m, k] and as many contiguous loads of B's row k. The contraction
+/// schedule's register tile would pad one row to its m (8 with AVX-512) and
+/// do that many times the FMAs.
 Value buildRowKernel(OpBuilder &b, linalg::LinalgOp op);
 
 } // namespace mlir::transformer

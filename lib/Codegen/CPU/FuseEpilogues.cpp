@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Transformer/Codegen/CPU/Passes.h"
+#include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 
 #include "Elementwise.h"
 #include "TileTemporaries.h"
@@ -179,10 +180,6 @@ void replaceDimsOfResults(RewriterBase &rewriter, Operation *op) {
         });
 }
 
-/// The k block of the CPU schedule (Schedules/contraction.mlir: a 256 x 256
-/// block of B stays in L2).
-constexpr int64_t kCacheTileK = 256;
-
 /// Returns the op of `ops` tagged `tag`, if any.
 Operation *findTagged(ArrayRef<Operation *> ops, StringRef tag) {
   for (Operation *op : ops)
@@ -193,14 +190,16 @@ Operation *findTagged(ArrayRef<Operation *> ops, StringRef tag) {
 }
 
 /// In a cache tile whose contraction reads a transposed slice of B made in
-/// the tile, tiles the contraction along k by the schedule's k block and
+/// the tile, tiles the contraction along k by the schedule's k block
+/// (`blockK`, the target's: CPUTarget::contractionCacheTile) and
 /// makes each block's part of the transposed slice in that k step: the
 /// block is read while still in L2, instead of a K x 256 slice (3 MiB for
 /// K = 3072) written whole and read back. `tileTag` and `transposeTileTag`
 /// are the tags of the contraction tile and of the transposed slice.
 void blockTransposeAlongK(RewriterBase &rewriter,
                           const scf::SCFTileAndFuseResult &fused,
-                          StringRef tileTag, StringRef transposeTileTag) {
+                          StringRef tileTag, StringRef transposeTileTag,
+                          int64_t blockK) {
   Operation *tile = findTagged(fused.tiledAndFusedOps.getArrayRef(), tileTag);
   Operation *transposeTile =
       findTagged(fused.tiledAndFusedOps.getArrayRef(), transposeTileTag);
@@ -209,10 +208,10 @@ void blockTransposeAlongK(RewriterBase &rewriter,
   auto contraction = cast<linalg::LinalgOp>(tile);
   int64_t kLoop = contraction.getNumLoops() - 1;
   int64_t k = contraction.getStaticLoopRanges()[kLoop];
-  if (ShapedType::isDynamic(k) || k <= kCacheTileK)
+  if (ShapedType::isDynamic(k) || k <= blockK)
     return;
   SmallVector<OpFoldResult> sizes(kLoop, rewriter.getIndexAttr(0));
-  sizes.push_back(rewriter.getIndexAttr(kCacheTileK));
+  sizes.push_back(rewriter.getIndexAttr(blockK));
   scf::SCFTilingOptions tiling;
   tiling.setTileSizes(sizes);
   scf::SCFTileAndFuseOptions options;
@@ -264,9 +263,17 @@ struct FuseEpiloguesPass
         contractions.push_back(op);
     });
     IRRewriter rewriter(&getContext());
+    CacheTile cache = CPUTarget::forOp(getOperation()).contractionCacheTile();
+    tileM = cacheTileM > 0 ? cacheTileM : cache.m;
+    tileN = cacheTileN > 0 ? cacheTileN : cache.n;
+    blockK = cache.k;
     for (linalg::LinalgOp op : contractions)
       fuse(rewriter, op);
   }
+
+  /// The cache tile before balancing (the options, or the target's) and the
+  /// schedule's k block.
+  int64_t tileM = 0, tileN = 0, blockK = 0;
 
   void fuse(RewriterBase &rewriter, linalg::LinalgOp contraction) {
     StringAttr tag =
@@ -303,7 +310,7 @@ struct FuseEpiloguesPass
     if (transpose && transpose->hasOneUse() &&
         transpose->getAttrOfType<StringAttr>(kContractionAttrName) ==
             transposeTag &&
-        hasFewRowTiles(contraction, cacheTileM)) {
+        hasFewRowTiles(contraction, tileM)) {
       fusable.insert(transpose);
       fusedTranspose = transpose;
       transpose->setAttr(kContractionAttrName, transposeTileTag);
@@ -327,10 +334,10 @@ struct FuseEpiloguesPass
     auto resultType = cast<ShapedType>(result.getType());
     int64_t rank = resultType.getRank();
     SmallVector<OpFoldResult> sizes(rank - 2, rewriter.getIndexAttr(1));
-    auto [tileM, tileN] =
-        getBalancedCacheTile(resultType.getShape(), cacheTileM, cacheTileN);
-    sizes.push_back(rewriter.getIndexAttr(tileM));
-    sizes.push_back(rewriter.getIndexAttr(tileN));
+    auto [balancedM, balancedN] =
+        getBalancedCacheTile(resultType.getShape(), tileM, tileN);
+    sizes.push_back(rewriter.getIndexAttr(balancedM));
+    sizes.push_back(rewriter.getIndexAttr(balancedN));
     // The contraction's loops go on past the result's (k): not tiled here.
     scf::SCFTilingOptions tiling;
     tiling.setTileSizes(sizes);
@@ -368,7 +375,7 @@ struct FuseEpiloguesPass
       rewriter.replaceAllUsesWith(value, replacement);
     if (fusedTranspose)
       blockTransposeAlongK(rewriter, *fused, (tag.getValue() + "_tile").str(),
-                           transposeTileTag.getValue());
+                           transposeTileTag.getValue(), blockK);
     // The tiled ops carry the tags (cloned attributes); the originals are dead
     // unless something else uses them, and then they are lowered as before.
     contraction->setAttr(kContractionAttrName, tag);

@@ -52,6 +52,10 @@ SmallVector<vector::TransferReadOp> getRowReads(scf::ForOp loop) {
         !read.getPermutationMap().isMinorIdentity() ||
         llvm::any_of(read.getInBoundsValues(), [](bool b) { return !b; }))
       continue;
+    // B's panel packed by the schedule (a local buffer, in L1) needs none.
+    if (read.getBase().getDefiningOp<memref::ViewOp>() ||
+        read.getBase().getDefiningOp<memref::AllocOp>())
+      continue;
     Value row = read.getIndices()[memref.getRank() - 2];
     if (loop.isDefinedOutsideOfLoop(row))
       continue;

@@ -10,6 +10,7 @@
 
 #include "DotKernel.h"
 #include "Elementwise.h"
+#include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 #include "Transformer/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -75,15 +76,14 @@ getCanonicalLoopGroups(linalg::LinalgOp op) {
   return groups;
 }
 
-/// The register tile of the CPU schedule (Schedules/contraction.mlir): a
-/// static m and n are padded to multiples of it so that every register tile
-/// is full and vectorized. A dynamic m is not: the schedule computes the
-/// rows past the last multiple of 8 row by row (static 1 x 32 tiles, also
+/// The register tile of the CPU schedule (Schedules/contraction.mlir, its
+/// sizes from the target: CPUTarget::contractionRegisterTile): a static m
+/// and n are padded to multiples of it so that every register tile is full
+/// and vectorized. A dynamic m is not: the schedule computes the rows past
+/// the last multiple of the tile's m row by row (static 1 x n tiles, also
 /// vectorized), where a pad would copy A and the accumulator on every call
 /// and keep the epilogue out of the cache tiles (the slice of the padded
 /// result lies between them).
-constexpr int64_t kRegisterTileM = 8;
-constexpr int64_t kRegisterTileN = 32;
 
 /// A cast of a padded result's slice to an unranked tensor (which a program
 /// passes to `printMemrefF32`) would carry the padded buffer's strides into
@@ -110,11 +110,11 @@ void densifyUnrankedCasts(IRRewriter &rewriter, ValueRange slices) {
 /// replaces the original; the padding costs one copy of the operands, far
 /// less than the scalar remainder loops it removes. Returns the op to tag.
 linalg::LinalgOp padToRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp op,
-                                    int64_t mLoop) {
+                                    int64_t mLoop, RegisterTile tile) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<int64_t> multiples(ranges.size(), 1);
-  multiples[mLoop] = ShapedType::isDynamic(ranges[mLoop]) ? 0 : kRegisterTileM;
-  multiples[mLoop + 1] = kRegisterTileN;
+  multiples[mLoop] = ShapedType::isDynamic(ranges[mLoop]) ? 0 : tile.m;
+  multiples[mLoop + 1] = tile.n;
   bool needed = false;
   for (auto [range, multiple] : llvm::zip(ranges, multiples))
     needed |=
@@ -331,6 +331,8 @@ struct PrepareContractionsPass
         candidates.push_back(op);
     });
     IRRewriter rewriter(&getContext());
+    RegisterTile registerTile =
+        CPUTarget::forOp(getOperation()).contractionRegisterTile();
     for (linalg::LinalgOp op : candidates) {
       std::optional<SmallVector<ReassociationIndices>> groups =
           getCanonicalLoopGroups(op);
@@ -405,7 +407,8 @@ struct PrepareContractionsPass
           op = contract;
         }
       }
-      op = padToRegisterTiles(rewriter, op, op.getNumLoops() == 3 ? 0 : 1);
+      op = padToRegisterTiles(rewriter, op, op.getNumLoops() == 3 ? 0 : 1,
+                              registerTile);
       op->setAttr(
           kContractionAttrName,
           rewriter.getStringAttr(op.getNumLoops() == 3 ? "mnk" : "bmnk"));

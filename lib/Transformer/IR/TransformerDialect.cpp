@@ -4,7 +4,11 @@
 
 #include "Transformer/IR/TransformerOps.h"
 
+#include "Transformer/Codegen/CPU/Target/CPUTarget.h"
+
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/InliningUtils.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::transformer;
@@ -32,4 +36,34 @@ void TransformerDialect::initialize() {
 #define GET_OP_LIST
 #include "Transformer/IR/TransformerOps.cpp.inc"
       >();
+}
+
+/// The tags of the CPU contraction schedule (lib/Codegen/CPU/Schedules).
+static constexpr llvm::StringLiteral kContractionTags[] = {
+    "mnk",       "bmnk",       "mnk_tile",       "bmnk_tile",
+    "transpose", "btranspose", "transpose_tile", "btranspose_tile",
+    "epilogue",  "bepilogue"};
+
+LogicalResult
+TransformerDialect::verifyOperationAttribute(Operation *op,
+                                             NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  if (name == kTargetAttrName) {
+    auto dict = dyn_cast<DictionaryAttr>(attribute.getValue());
+    if (!dict)
+      return op->emitError() << "'" << name << "' must be a dictionary";
+    if (!isa<ModuleOp>(op))
+      return op->emitError() << "'" << name << "' belongs on a module";
+    return CPUTarget::fromAttr(dict, [op] { return op->emitError(); });
+  }
+  if (name == "transformer.contraction") {
+    auto tag = dyn_cast<StringAttr>(attribute.getValue());
+    if (!tag || !llvm::is_contained(kContractionTags, tag.getValue()))
+      return op->emitError()
+             << "'" << name << "' must be one of "
+             << llvm::join(llvm::map_range(kContractionTags,
+                                           [](StringRef t) { return t; }),
+                           ", ");
+  }
+  return success();
 }

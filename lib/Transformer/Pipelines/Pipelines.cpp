@@ -3,6 +3,7 @@
 #include "Transformer/Pipelines/Pipelines.h"
 
 #include "Transformer/Codegen/CPU/Passes.h"
+#include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 #include "Transformer/Conversion/Passes.h"
 #include "Transformer/Transforms/Passes.h"
 
@@ -64,7 +65,22 @@ transformer::checkPipelineOptions(const TransformerPipelineOptions &opts) {
   if (opts.optLevel > kMaxOptLevel)
     return "opt-level must be 0 to " + std::to_string(kMaxOptLevel) + ", got " +
            std::to_string(opts.optLevel);
+  llvm::Expected<CPUTarget> target =
+      CPUTarget::resolve(opts.targetCpu, opts.targetFeatures, opts.threads);
+  if (!target)
+    return llvm::toString(target.takeError());
   return std::nullopt;
+}
+
+/// The target CPU, resolved once and recorded on the module for the codegen
+/// passes (lib/Codegen/CPU/Target).
+static void addSelectTarget(OpPassManager &pm,
+                            const TransformerPipelineOptions &opts) {
+  TransformerCPUSelectTargetPassOptions target;
+  target.cpu = opts.targetCpu;
+  target.features = opts.targetFeatures;
+  target.threads = getEffectiveThreads(opts);
+  pm.addPass(createTransformerCPUSelectTargetPass(target));
 }
 
 void transformer::buildTransformerToLinalgPipeline(
@@ -82,6 +98,7 @@ void transformer::buildTransformerToLinalgPipeline(
     pm.addNestedPass<func::FuncOp>(createTransformerFuseAttentionPass());
   // -O2 and up: attention as a flash kernel (lib/Codegen/CPU).
   if (opts.optLevel >= 2) {
+    addSelectTarget(pm, opts);
     pm.addPass(createTransformerMaskSparsityPass());
     TransformerCPUFlashAttentionPassOptions flash;
     flash.threads = getEffectiveThreads(opts);
@@ -139,6 +156,8 @@ void transformer::buildLinalgToLLVMPipeline(
     pm.addNestedPass<func::FuncOp>(createTransformerFuseElementwisePass());
   }
   bool codegen = opts.optLevel >= 2;
+  if (codegen)
+    addSelectTarget(pm, opts);
   // Before outlining: the reshapes and pads that normalize a contraction stay
   // in the caller, so that the kernel's accumulator buffer has no other use
   // and its register tile can be hoisted out of the k loop.

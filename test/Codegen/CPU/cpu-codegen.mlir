@@ -1,21 +1,44 @@
 // The built-in CPU schedule on tagged contractions (bufferized IR).
-// RUN: transformer-opt %s --transformer-cpu-codegen --split-input-file | FileCheck %s
+// RUN: transformer-opt %s --transformer-cpu-select-target=cpu=skylake-avx512 --transformer-cpu-codegen --split-input-file | FileCheck %s
+// The tiles come from the target: AVX2 (16 ymm registers) gets 4x16.
+// RUN: transformer-opt %s --transformer-cpu-select-target=cpu=haswell --transformer-cpu-codegen --split-input-file | FileCheck %s --check-prefix=AVX2
 
-// Cache tiles 128x256 over threads, k in blocks of 256, register tiles 8x32
-// whose 16 accumulators stay in registers across the k loop: 8 FMAs on
-// vector<32xf32> (two zmm each) per k step.
+// Cache tiles 128x256 over threads, k in blocks of 128 (skylake-avx512's
+// L1: a 128 x 32 panel of B fills half of it); in each k block, panels of
+// B 32 columns wide, each copied into one contiguous buffer (allocated once
+// per cache tile) and read by register tiles of 8x32 whose 16 accumulators
+// stay in registers across the k loop: 8 FMAs on vector<32xf32> (two zmm
+// each) per k step.
 // CHECK-LABEL: func.func @divisible
 // CHECK:         scf.forall ({{.*}}) in (8, 4) {
-// CHECK:           scf.for {{.*}} step %c256
-// CHECK:             scf.for {{.*}} step %c8
-// CHECK:               scf.for {{.*}} step %c32
-// CHECK:                 vector.transfer_read {{.*}} vector<8x32xf32>
+// CHECK:           %[[PANEL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16384xi8>
+// CHECK:           scf.for {{.*}} step %c128
+// CHECK:             scf.for {{.*}} step %c32
+// CHECK:               %[[VIEW:.*]] = memref.view %[[PANEL]]{{.*}} to memref<128x32xf32>
+// CHECK:               scf.for {{.*}} step %c8
+// CHECK:                 vector.transfer_read %arg1{{.*}} vector<8x32xf32>
+// CHECK:                 vector.transfer_write {{.*}}, %[[VIEW]]{{.*}} : vector<8x32xf32>, memref<128x32xf32>
+// CHECK:               scf.for {{.*}} step %c8
+// CHECK:                 vector.transfer_read %arg2{{.*}} vector<8x32xf32>
 // CHECK:                 scf.for {{.*}} iter_args({{.*}}) -> (vector<8x32xf32>) {
+// CHECK:                   vector.transfer_read %[[VIEW]]
 // CHECK-COUNT-8:           vector.fma {{.*}} : vector<32xf32>
 // CHECK-NOT:               vector.fma
 // CHECK:                   scf.yield {{.*}} : vector<8x32xf32>
 // CHECK:                 vector.transfer_write {{.*}} vector<8x32xf32>
+// CHECK:           memref.dealloc %[[PANEL]]
 // CHECK-NOT:     transformer.contraction
+// AVX2-LABEL: func.func @divisible
+// AVX2:         scf.forall ({{.*}}) in (8, 4) {
+// AVX2:           memref.alloc() {alignment = 64 : i64} : memref<16384xi8>
+// AVX2:           scf.for {{.*}} step %c256
+// AVX2:             scf.for {{.*}} step %c16
+// AVX2:               memref.view {{.*}} to memref<256x16xf32>
+// AVX2:               scf.for {{.*}} step %c4
+// AVX2:                 scf.for {{.*}} iter_args({{.*}}) -> (vector<4x16xf32>) {
+// AVX2-COUNT-4:           vector.fma {{.*}} : vector<16xf32>
+// AVX2-NOT:               vector.fma
+// AVX2:                   scf.yield {{.*}} : vector<4x16xf32>
 func.func @divisible(%a: memref<1024x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<1024x1024xf32>) {
   linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : memref<1024x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<1024x1024xf32>)
   return

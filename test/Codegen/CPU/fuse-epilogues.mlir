@@ -1,4 +1,4 @@
-// RUN: transformer-opt %s --pass-pipeline='builtin.module(func.func(transformer-cpu-fuse-epilogues))' --split-input-file | FileCheck %s
+// RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=haswell},func.func(transformer-cpu-fuse-epilogues))' --split-input-file | FileCheck %s
 
 // linear + GELU (as transformer-cpu-prepare-contractions leaves it): one
 // scf.forall over 128x256 cache tiles; per tile the bias broadcast, the

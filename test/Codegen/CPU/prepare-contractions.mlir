@@ -1,4 +1,6 @@
-// RUN: transformer-opt %s --pass-pipeline='builtin.module(func.func(transformer-cpu-prepare-contractions))' --split-input-file | FileCheck %s
+// RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=skylake-avx512},func.func(transformer-cpu-prepare-contractions))' --split-input-file | FileCheck %s
+// The register tile comes from the target: 4 x 16 with AVX2.
+// RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=haswell},func.func(transformer-cpu-prepare-contractions))' --split-input-file | FileCheck %s --check-prefix=AVX2
 
 // A generic contraction becomes a tagged linalg.contract with the same maps.
 // CHECK-DAG: #[[$A:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
@@ -38,6 +40,9 @@ func.func @named(%a: tensor<8x4xf32>, %b: tensor<4x16xf32>, %c: tensor<8x16xf32>
 // like a plain matmul.
 // CHECK-DAG: #[[$B:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
 // CHECK-LABEL: func.func @linear_3d
+// AVX2-LABEL: func.func @linear_3d
+// AVX2:         tensor.pad %{{.*}} low[0, 0] high[2, 0]
+// AVX2:         tensor.pad %{{.*}} low[0, 0] high[0, 11]
 // CHECK:         %[[X:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<2x3x4xf32> into tensor<6x4xf32>
 // B (n x k) is read through a transposed k x n copy; then m (6) and n (5)
 // are padded with zeros to the 8x32 register tile (k is not).

@@ -11,6 +11,36 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TransformerCPUSelectTargetPass
+    : Pass<"transformer-cpu-select-target", "::mlir::ModuleOp"> {
+  let summary = "Record the CPU the code is built for on the module";
+  let description = [{
+    Resolves the target CPU once, from the host (LLVM's host CPU name and
+    features, the OS's cache sizes and core count) or from an LLVM CPU name
+    and feature list as llc's `-mcpu`/`-mattr` take them, and records it on
+    the module as the `transformer.target` attribute (see the dialect's
+    description). Every CPU codegen pass after it reads the attribute: the
+    contraction's register and cache tiles, the vector width of the dot
+    kernels and the transform schedule's sizes derive from it. A module
+    without the attribute is built for the host.
+
+    Example: `--transformer-cpu-select-target="cpu=haswell"` records
+    `{cpu = "haswell", isa = ["avx2", "fma"], vector_bits = 256,
+    vector_registers = 16, ...}`; the contraction then gets 4 x 16 register
+    tiles instead of AVX-512's 8 x 32.
+  }];
+  let options = [
+    Option<"cpu", "cpu", "std::string", /*default=*/"\"\"",
+           "LLVM CPU name (znver4, skylake-avx512, haswell, ...); empty or "
+           "'host': the host">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "Features added to or removed from the CPU's, comma-separated "
+           "(+avx512f,-avx512bf16); implied features follow">,
+    Option<"threads", "threads", "unsigned", /*default=*/"0",
+           "Threads the code is built for (0: every core)">,
+  ];
+}
+
 def TransformerCPUPrepareContractionsPass
     : Pass<"transformer-cpu-prepare-contractions", "::mlir::func::FuncOp"> {
   let summary = "Normalize linalg contractions and tag them for the CPU "
@@ -203,10 +233,11 @@ def TransformerCPUFuseEpiloguesPass
     ```
   }];
   let options = [
-    Option<"cacheTileM", "cache-tile-m", "int64_t", /*default=*/"128",
-           "Rows of C per cache tile (the units of work for the threads)">,
-    Option<"cacheTileN", "cache-tile-n", "int64_t", /*default=*/"256",
-           "Columns of C per cache tile">,
+    Option<"cacheTileM", "cache-tile-m", "int64_t", /*default=*/"0",
+           "Rows of C per cache tile (the units of work for the threads); "
+           "0: the target's (transformer.target)">,
+    Option<"cacheTileN", "cache-tile-n", "int64_t", /*default=*/"0",
+           "Columns of C per cache tile; 0: the target's">,
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",

@@ -1,5 +1,5 @@
 // The CPU contraction schedule: how `--transformer-to-llvm` and transformer-run
-// at -O2/-O3 turn every contraction into AVX-512 code. This file is embedded in
+// at -O2/-O3 turn every contraction into vector code for the target CPU. This file is embedded in
 // the binary; `transformer-run --print-transform-schedule` prints it, and
 // `--transform-schedule=FILE.mlir` (pipeline option `transform-schedule=FILE`)
 // replaces it. A replacement must define `@__transform_main`.
@@ -20,16 +20,24 @@
 //   transformer.contraction = "transpose_tile"   that block (2-D)
 //   transformer.contraction = "btranspose_tile"  the same, batched
 //
-// The tiling numbers, in one place (measured on Zen 5: L1d 48 KiB, L2 1 MiB):
-//   cache tile     m 128, n 256, k 256  (a 256 x 256 B block stays in L2;
-//                  m x n tiles are the units of work for the threads)
-//   register tile  m 8, n 32, k 1       (8 x 2 zmm accumulators = 16 of the
-//                  32 registers; per k step 2 loads of B, 8 broadcasts of A,
-//                  16 FMAs)
+// The tiling numbers come from the target (the module's transformer.target,
+// lib/Codegen/CPU/Target/CPUTarget.cpp) as the parameters of
+// @__transform_main; `transformer-run --print-target` shows them:
+//   cache tile     m %cache_m (128), n %cache_n, k %cache_k: a k x n block of
+//                  B stays in half the L2, a register tile's k x n panel of
+//                  B in the L1 (256 x 256 on today's x86 cores); m x n tiles
+//                  are the units of work for the threads
+//   register tile  m %reg_m, n %reg_n, k 1: two vectors along n and as many
+//                  rows as leave room for B's two vectors and A's broadcast
+//                  (AVX-512: 8 x 32, 16 of the 32 zmm; AVX2: 4 x 16, 8 of
+//                  the 16 ymm); per k step 2 loads of B, m broadcasts of A,
+//                  2m FMAs
+// A schedule given with --transform-schedule may take the same parameters
+// or only the payload root.
 // The prepare pass pads n, and a static m, to multiples of the register tile.
 // A dynamic m (the tokens of a prompt) is not padded: the register tiles'
-// loop along m is peeled, and its remainder of fewer than 8 rows is computed
-// row by row (1 x 32 tiles, static, vectorized; about 0.7x the speed of full
+// loop along m is peeled, and its remainder of fewer than %reg_m rows is
+// computed row by row (1 x %reg_n tiles, static, vectorized; about 0.7x the speed of full
 // tiles). Cache tiles that do not divide the problem are peeled the same way
 // along n: the main part keeps the full static register tile; a remainder of
 // dynamic size (which then runs no iteration, or only when the user's own
@@ -81,74 +89,209 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // (m, n, k) in one cache tile: k blocks, then register tiles.
-  transform.named_sequence @tile_mnk_tile(%op: !transform.any_op {transform.consumed}) {
-    %t2, %k = transform.structured.tile_using_for %op tile_sizes [0, 0, 256]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %t3, %m = transform.structured.tile_using_for %t2 tile_sizes [8, 0, 0]
-        : (!transform.any_op) -> (!transform.any_op, !transform.op<"scf.for">)
+  // Copies B's panel (k block x register tile n) into a contiguous buffer,
+  // read by every register tile along m. The copy's rows go as vectors, 8
+  // rows per step; a panel of dynamic size (the last k block, a dynamic n)
+  // with masks.
+  transform.named_sequence @pack_panel(%loop: !transform.any_op {transform.readonly},
+      %reg_n: !transform.param<i64> {transform.readonly}) {
+    %copy = transform.structured.match ops{["linalg.copy"]} in %loop
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %copy : !transform.any_op {
+    ^bb0(%c: !transform.any_op):
+      %rows, %l = transform.structured.tile_using_for %c tile_sizes [8, 0]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+      transform.structured.vectorize %rows vector_sizes [8, %reg_n] : !transform.any_op, !transform.param<i64>
+    }
+    // Masks as masked transfers (later folds would put ops in their regions).
+    transform.apply_patterns to %loop {
+      transform.apply_patterns.vector.lower_masked_transfers
+    } : !transform.any_op
+    transform.yield
+  }
+  transform.named_sequence @pack_bpanel(%loop: !transform.any_op {transform.readonly},
+      %reg_n: !transform.param<i64> {transform.readonly}) {
+    %copy = transform.structured.match ops{["linalg.copy"]} in %loop
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %copy : !transform.any_op {
+    ^bb0(%c: !transform.any_op):
+      %rows, %b, %l = transform.structured.tile_using_for %c tile_sizes [1, 8, 0]
+          : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+      transform.structured.vectorize %rows vector_sizes [1, 8, %reg_n] : !transform.any_op, !transform.param<i64>
+    }
+    // Masks as masked transfers (later folds would put ops in their regions).
+    transform.apply_patterns to %loop {
+      transform.apply_patterns.vector.lower_masked_transfers
+    } : !transform.any_op
+    transform.yield
+  }
+
+  // One panel's contraction (in its loop over panels): B's panel packed
+  // (transform.structured.promote: a contiguous k x n buffer, which no row
+  // stride or power of two makes alias in the L1), then the register tiles
+  // along m that read it.
+  transform.named_sequence @pack_panel_rows(%op: !transform.any_op {transform.consumed},
+      %reg_m: !transform.param<i64> {transform.readonly}, %reg_n: !transform.param<i64> {transform.readonly}) {
+    %panel = transform.get_parent_op %op {op_name = "scf.for"}
+        : (!transform.any_op) -> !transform.any_op
+    %packed = transform.structured.promote %op {operands_to_promote = [1]}
+        : (!transform.any_op) -> !transform.any_op
+    transform.include @pack_panel failures(propagate) (%panel, %reg_n) : (!transform.any_op, !transform.param<i64>) -> ()
+    %t, %m = transform.structured.tile_using_for %packed tile_sizes [%reg_m, 0, 0]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.op<"scf.for">)
     transform.include @peel_rows failures(suppress) (%m) : (!transform.op<"scf.for">) -> ()
+    transform.yield
+  }
+  transform.named_sequence @pack_panel_brows(%op: !transform.any_op {transform.consumed},
+      %reg_m: !transform.param<i64> {transform.readonly}, %reg_n: !transform.param<i64> {transform.readonly}) {
+    %panel = transform.get_parent_op %op {op_name = "scf.for"}
+        : (!transform.any_op) -> !transform.any_op
+    %packed = transform.structured.promote %op {operands_to_promote = [1]}
+        : (!transform.any_op) -> !transform.any_op
+    transform.include @pack_bpanel failures(propagate) (%panel, %reg_n) : (!transform.any_op, !transform.param<i64>) -> ()
+    %t, %m = transform.structured.tile_using_for %packed tile_sizes [0, %reg_m, 0, 0]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.op<"scf.for">)
+    transform.include @peel_brows failures(suppress) (%m) : (!transform.op<"scf.for">) -> ()
+    transform.yield
+  }
+
+  // (m, n, k) in one cache tile: k blocks (the loop peeled: full blocks of
+  // static size, then the rest); in each, panels of B one register tile
+  // wide (peeled the same way), each packed and read by the register tiles
+  // along m. The cache tile is the only contraction in its scf.forall.
+  transform.named_sequence @tile_mnk_panels(%op: !transform.any_op {transform.consumed},
+      %reg_m: !transform.param<i64> {transform.readonly}, %reg_n: !transform.param<i64> {transform.readonly}) {
+    %kblock = transform.get_parent_op %op {op_name = "scf.for"}
+        : (!transform.any_op) -> !transform.any_op
+    %t, %n = transform.structured.tile_using_for %op tile_sizes [0, %reg_n, 0]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.op<"scf.for">)
+    transform.include @peel failures(suppress) (%n) : (!transform.op<"scf.for">) -> ()
+    %panels = transform.structured.match interface{LinalgOp} in %kblock
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %panels : !transform.any_op {
+    ^bb0(%p: !transform.any_op):
+      transform.include @pack_panel_rows failures(propagate) (%p, %reg_m, %reg_n)
+          : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    }
+    transform.yield
+  }
+  transform.named_sequence @tile_mnk_tile(%op: !transform.any_op {transform.consumed},
+      %reg_m: !transform.param<i64> {transform.readonly}, %reg_n: !transform.param<i64> {transform.readonly},
+      %cache_k: !transform.param<i64> {transform.readonly}) {
+    %tile = transform.get_parent_op %op : (!transform.any_op) -> !transform.any_op
+    %t, %k = transform.structured.tile_using_for %op tile_sizes [0, 0, %cache_k]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.op<"scf.for">)
+    transform.include @peel failures(suppress) (%k) : (!transform.op<"scf.for">) -> ()
+    %untiled = transform.structured.match attributes {transformer.contraction = "mnk"} in %tile
+        : (!transform.any_op) -> !transform.any_op
+    %tiled = transform.structured.match attributes {transformer.contraction = "mnk_tile"} in %tile
+        : (!transform.any_op) -> !transform.any_op
+    %blocks = transform.merge_handles %untiled, %tiled : !transform.any_op
+    transform.foreach %blocks : !transform.any_op {
+    ^bb0(%b: !transform.any_op):
+      transform.include @tile_mnk_panels failures(propagate) (%b, %reg_m, %reg_n)
+          : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    }
     transform.yield
   }
 
   // Then (once every contraction has its rows) the register tiles along n
   // and k.
-  transform.named_sequence @tile_mnk_registers(%op: !transform.any_op {transform.consumed}) {
-    %t, %n, %k1 = transform.structured.tile_using_for %op tile_sizes [0, 32, 1]
-        : (!transform.any_op) -> (!transform.any_op, !transform.op<"scf.for">, !transform.any_op)
+  transform.named_sequence @tile_mnk_registers(%op: !transform.any_op {transform.consumed},
+      %reg_n: !transform.param<i64> {transform.readonly}) {
+    %t, %n, %k1 = transform.structured.tile_using_for %op tile_sizes [0, %reg_n, 1]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.op<"scf.for">, !transform.any_op)
     transform.include @peel failures(suppress) (%n) : (!transform.op<"scf.for">) -> ()
     transform.yield
   }
 
   // (m, n, k): cache tiles over threads, then as above.
-  transform.named_sequence @tile_mnk(%op: !transform.any_op {transform.consumed}) {
-    %t1, %forall = transform.structured.tile_using_forall %op tile_sizes [128, 256]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.include @tile_mnk_tile failures(propagate) (%t1) : (!transform.any_op) -> ()
+  transform.named_sequence @tile_mnk(%op: !transform.any_op {transform.consumed},
+      %reg_m: !transform.param<i64> {transform.readonly}, %reg_n: !transform.param<i64> {transform.readonly},
+      %cache_m: !transform.param<i64> {transform.readonly},
+      %cache_n: !transform.param<i64> {transform.readonly}, %cache_k: !transform.param<i64> {transform.readonly}) {
+    %t1, %forall = transform.structured.tile_using_forall %op tile_sizes [%cache_m, %cache_n]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.include @tile_mnk_tile failures(propagate) (%t1, %reg_m, %reg_n, %cache_k)
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
   }
 
-  // (b, m, n, k) in one cache tile.
-  transform.named_sequence @tile_bmnk_tile(%op: !transform.any_op {transform.consumed}) {
-    %t2, %k = transform.structured.tile_using_for %op tile_sizes [0, 0, 0, 256]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %t3, %m = transform.structured.tile_using_for %t2 tile_sizes [0, 8, 0, 0]
-        : (!transform.any_op) -> (!transform.any_op, !transform.op<"scf.for">)
-    transform.include @peel_brows failures(suppress) (%m) : (!transform.op<"scf.for">) -> ()
+  // (b, m, n, k) in one cache tile, B packed in panels as above.
+  transform.named_sequence @tile_bmnk_panels(%op: !transform.any_op {transform.consumed},
+      %reg_m: !transform.param<i64> {transform.readonly}, %reg_n: !transform.param<i64> {transform.readonly}) {
+    %kblock = transform.get_parent_op %op {op_name = "scf.for"}
+        : (!transform.any_op) -> !transform.any_op
+    %t, %n = transform.structured.tile_using_for %op tile_sizes [0, 0, %reg_n, 0]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.op<"scf.for">)
+    transform.include @peel failures(suppress) (%n) : (!transform.op<"scf.for">) -> ()
+    %panels = transform.structured.match interface{LinalgOp} in %kblock
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %panels : !transform.any_op {
+    ^bb0(%p: !transform.any_op):
+      transform.include @pack_panel_brows failures(propagate) (%p, %reg_m, %reg_n)
+          : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    }
+    transform.yield
+  }
+  transform.named_sequence @tile_bmnk_tile(%op: !transform.any_op {transform.consumed},
+      %reg_m: !transform.param<i64> {transform.readonly}, %reg_n: !transform.param<i64> {transform.readonly},
+      %cache_k: !transform.param<i64> {transform.readonly}) {
+    %tile = transform.get_parent_op %op : (!transform.any_op) -> !transform.any_op
+    %t, %k = transform.structured.tile_using_for %op tile_sizes [0, 0, 0, %cache_k]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.op<"scf.for">)
+    transform.include @peel failures(suppress) (%k) : (!transform.op<"scf.for">) -> ()
+    %untiled = transform.structured.match attributes {transformer.contraction = "bmnk"} in %tile
+        : (!transform.any_op) -> !transform.any_op
+    %tiled = transform.structured.match attributes {transformer.contraction = "bmnk_tile"} in %tile
+        : (!transform.any_op) -> !transform.any_op
+    %blocks = transform.merge_handles %untiled, %tiled : !transform.any_op
+    transform.foreach %blocks : !transform.any_op {
+    ^bb0(%b: !transform.any_op):
+      transform.include @tile_bmnk_panels failures(propagate) (%b, %reg_m, %reg_n)
+          : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> ()
+    }
     transform.yield
   }
 
   // Then (once every contraction has its rows) the register tiles along n
   // and k.
-  transform.named_sequence @tile_bmnk_registers(%op: !transform.any_op {transform.consumed}) {
-    %t, %n, %k1 = transform.structured.tile_using_for %op tile_sizes [0, 0, 32, 1]
-        : (!transform.any_op) -> (!transform.any_op, !transform.op<"scf.for">, !transform.any_op)
+  transform.named_sequence @tile_bmnk_registers(%op: !transform.any_op {transform.consumed},
+      %reg_n: !transform.param<i64> {transform.readonly}) {
+    %t, %n, %k1 = transform.structured.tile_using_for %op tile_sizes [0, 0, %reg_n, 1]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.op<"scf.for">, !transform.any_op)
     transform.include @peel failures(suppress) (%n) : (!transform.op<"scf.for">) -> ()
     transform.yield
   }
 
   // (b, m, n, k): one batch per task, then as above.
-  transform.named_sequence @tile_bmnk(%op: !transform.any_op {transform.consumed}) {
-    %t1, %forall = transform.structured.tile_using_forall %op tile_sizes [1, 128, 256]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    transform.include @tile_bmnk_tile failures(propagate) (%t1) : (!transform.any_op) -> ()
+  transform.named_sequence @tile_bmnk(%op: !transform.any_op {transform.consumed},
+      %reg_m: !transform.param<i64> {transform.readonly}, %reg_n: !transform.param<i64> {transform.readonly},
+      %cache_m: !transform.param<i64> {transform.readonly},
+      %cache_n: !transform.param<i64> {transform.readonly}, %cache_k: !transform.param<i64> {transform.readonly}) {
+    %t1, %forall = transform.structured.tile_using_forall %op tile_sizes [1, %cache_m, %cache_n]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>) -> (!transform.any_op, !transform.any_op)
+    transform.include @tile_bmnk_tile failures(propagate) (%t1, %reg_m, %reg_n, %cache_k)
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> ()
     transform.yield
   }
 
   // Element-wise ops fused into a cache tile (the accumulator's fill or bias
   // broadcast before the contraction, bias/GELU/residual after it): vectors
-  // of 32 along the row, the remainder peeled.
-  transform.named_sequence @tile_epilogue(%op: !transform.any_op {transform.consumed}) {
-    %t, %r, %c = transform.structured.tile_using_for %op tile_sizes [1, 32]
-        : (!transform.any_op)
+  // of %reg_n along the row, the remainder peeled.
+  transform.named_sequence @tile_epilogue(%op: !transform.any_op {transform.consumed},
+      %reg_n: !transform.param<i64> {transform.readonly}) {
+    %t, %r, %c = transform.structured.tile_using_for %op tile_sizes [1, %reg_n]
+        : (!transform.any_op, !transform.param<i64>)
         -> (!transform.any_op, !transform.any_op, !transform.op<"scf.for">)
     transform.include @peel failures(suppress) (%c) : (!transform.op<"scf.for">) -> ()
     transform.yield
   }
 
-  transform.named_sequence @tile_bepilogue(%op: !transform.any_op {transform.consumed}) {
-    %t, %b, %r, %c = transform.structured.tile_using_for %op tile_sizes [1, 1, 32]
-        : (!transform.any_op)
+  transform.named_sequence @tile_bepilogue(%op: !transform.any_op {transform.consumed},
+      %reg_n: !transform.param<i64> {transform.readonly}) {
+    %t, %b, %r, %c = transform.structured.tile_using_for %op tile_sizes [1, 1, %reg_n]
+        : (!transform.any_op, !transform.param<i64>)
         -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.op<"scf.for">)
     transform.include @peel failures(suppress) (%c) : (!transform.op<"scf.for">) -> ()
     transform.yield
@@ -216,43 +359,54 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+  // The payload, then the target's tile sizes (transformer.target, see
+  // CPUTarget::contractionRegisterTile and contractionCacheTile).
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly},
+      %reg_m: !transform.param<i64> {transform.readonly}, %reg_n: !transform.param<i64> {transform.readonly},
+      %cache_m: !transform.param<i64> {transform.readonly}, %cache_n: !transform.param<i64> {transform.readonly},
+      %cache_k: !transform.param<i64> {transform.readonly}) {
     // 1. Tiling.
     %mnk = transform.structured.match attributes {transformer.contraction = "mnk"} in %root
         : (!transform.any_op) -> !transform.any_op
     transform.foreach %mnk : !transform.any_op {
     ^bb0(%op: !transform.any_op):
-      transform.include @tile_mnk failures(propagate) (%op) : (!transform.any_op) -> ()
+      transform.include @tile_mnk failures(propagate) (%op, %reg_m, %reg_n, %cache_m, %cache_n, %cache_k)
+          : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> ()
     }
     %bmnk = transform.structured.match attributes {transformer.contraction = "bmnk"} in %root
         : (!transform.any_op) -> !transform.any_op
     transform.foreach %bmnk : !transform.any_op {
     ^bb0(%op: !transform.any_op):
-      transform.include @tile_bmnk failures(propagate) (%op) : (!transform.any_op) -> ()
+      transform.include @tile_bmnk failures(propagate) (%op, %reg_m, %reg_n, %cache_m, %cache_n, %cache_k)
+          : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> ()
     }
     %mnk_tile = transform.structured.match attributes {transformer.contraction = "mnk_tile"} in %root
         : (!transform.any_op) -> !transform.any_op
     transform.foreach %mnk_tile : !transform.any_op {
     ^bb0(%op: !transform.any_op):
-      transform.include @tile_mnk_tile failures(propagate) (%op) : (!transform.any_op) -> ()
+      transform.include @tile_mnk_tile failures(propagate) (%op, %reg_m, %reg_n, %cache_k)
+          : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> ()
     }
     %bmnk_tile = transform.structured.match attributes {transformer.contraction = "bmnk_tile"} in %root
         : (!transform.any_op) -> !transform.any_op
     transform.foreach %bmnk_tile : !transform.any_op {
     ^bb0(%op: !transform.any_op):
-      transform.include @tile_bmnk_tile failures(propagate) (%op) : (!transform.any_op) -> ()
+      transform.include @tile_bmnk_tile failures(propagate) (%op, %reg_m, %reg_n, %cache_k)
+          : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> ()
     }
     %epi = transform.structured.match attributes {transformer.contraction = "epilogue"} in %root
         : (!transform.any_op) -> !transform.any_op
     transform.foreach %epi : !transform.any_op {
     ^bb0(%op: !transform.any_op):
-      transform.include @tile_epilogue failures(propagate) (%op) : (!transform.any_op) -> ()
+      transform.include @tile_epilogue failures(propagate) (%op, %reg_n)
+          : (!transform.any_op, !transform.param<i64>) -> ()
     }
     %bepi = transform.structured.match attributes {transformer.contraction = "bepilogue"} in %root
         : (!transform.any_op) -> !transform.any_op
     transform.foreach %bepi : !transform.any_op {
     ^bb0(%op: !transform.any_op):
-      transform.include @tile_bepilogue failures(propagate) (%op) : (!transform.any_op) -> ()
+      transform.include @tile_bepilogue failures(propagate) (%op, %reg_n)
+          : (!transform.any_op, !transform.param<i64>) -> ()
     }
     %tr = transform.structured.match attributes {transformer.contraction = "transpose"} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -285,7 +439,8 @@ module attributes {transform.with_named_sequence} {
     %mnk_all = transform.merge_handles %mnk_rows, %mnk_tile_rows : !transform.any_op
     transform.foreach %mnk_all : !transform.any_op {
     ^bb0(%op: !transform.any_op):
-      transform.include @tile_mnk_registers failures(propagate) (%op) : (!transform.any_op) -> ()
+      transform.include @tile_mnk_registers failures(propagate) (%op, %reg_n)
+          : (!transform.any_op, !transform.param<i64>) -> ()
     }
     %bmnk_rows = transform.structured.match attributes {transformer.contraction = "bmnk"} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -294,7 +449,8 @@ module attributes {transform.with_named_sequence} {
     %bmnk_all = transform.merge_handles %bmnk_rows, %bmnk_tile_rows : !transform.any_op
     transform.foreach %bmnk_all : !transform.any_op {
     ^bb0(%op: !transform.any_op):
-      transform.include @tile_bmnk_registers failures(propagate) (%op) : (!transform.any_op) -> ()
+      transform.include @tile_bmnk_registers failures(propagate) (%op, %reg_n)
+          : (!transform.any_op, !transform.param<i64>) -> ()
     }
     %funcs = transform.structured.match ops{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -328,10 +484,11 @@ module attributes {transform.with_named_sequence} {
       transform.include @vectorize_tile failures(suppress) (%op) : (!transform.any_op) -> ()
     }
 
-    // Remainder tiles of dynamic size become scalar loops now, so that their
-    // subviews fold into loads and stores and do not keep the accumulators of
-    // the vectorized tiles in memory (the hoisting below gives up on buffers
-    // with views).
+    // Remainder tiles of dynamic size (of contractions and of the element-wise
+    // ops fused with them: the accumulator's fill) become scalar loops now,
+    // so that their subviews fold into loads and stores and do not keep the
+    // accumulators of the vectorized tiles in memory (the hoisting below
+    // gives up on buffers with views).
     %mnk_rest = transform.structured.match attributes {transformer.contraction = "mnk"} in %root
         : (!transform.any_op) -> !transform.any_op
     %bmnk_rest = transform.structured.match attributes {transformer.contraction = "bmnk"} in %root
@@ -340,8 +497,12 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     %bmnk_tile_rest = transform.structured.match attributes {transformer.contraction = "bmnk_tile"} in %root
         : (!transform.any_op) -> !transform.any_op
-    %rest = transform.merge_handles %mnk_rest, %bmnk_rest, %mnk_tile_rest, %bmnk_tile_rest
-        : !transform.any_op
+    %epi_rest = transform.structured.match attributes {transformer.contraction = "epilogue"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %bepi_rest = transform.structured.match attributes {transformer.contraction = "bepilogue"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %rest = transform.merge_handles %mnk_rest, %bmnk_rest, %mnk_tile_rest, %bmnk_tile_rest,
+        %epi_rest, %bepi_rest : !transform.any_op
     transform.foreach %rest : !transform.any_op {
     ^bb0(%op: !transform.any_op):
       %loops = transform.structured.convert_to_loops %op : (!transform.any_op) -> !transform.any_op

@@ -1,0 +1,34 @@
+//===- SelectTarget.cpp - Record the target CPU on the module -------------===//
+
+#include "Transformer/Codegen/CPU/Passes.h"
+#include "Transformer/Codegen/CPU/Target/CPUTarget.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::transformer {
+#define GEN_PASS_DEF_TRANSFORMERCPUSELECTTARGETPASS
+#include "Transformer/Codegen/CPU/Passes.h.inc"
+} // namespace mlir::transformer
+
+using namespace mlir;
+using namespace mlir::transformer;
+
+namespace {
+
+struct SelectTargetPass
+    : public transformer::impl::TransformerCPUSelectTargetPassBase<
+          SelectTargetPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    llvm::Expected<CPUTarget> target =
+        CPUTarget::resolve(cpu, features, threads);
+    if (!target) {
+      getOperation().emitError(llvm::toString(target.takeError()));
+      return signalPassFailure();
+    }
+    getOperation()->setAttr(kTargetAttrName, target->toAttr(&getContext()));
+  }
+};
+
+} // namespace
