@@ -161,7 +161,7 @@ def main():
     parser.add_argument("--json", help="also write the results to FILE")
     parser.add_argument("--only", help="run workloads whose name contains it")
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
-    parser.add_argument("--baselines", default="numpy,torch")
+    parser.add_argument("--baselines", default="numpy,torch,onnxruntime")
     parser.add_argument("--threads", default="1,2",
                         help="thread counts for the baselines")
     parser.add_argument("--ours-threads", default="1,2",
@@ -189,8 +189,9 @@ def main():
     thread_counts = [int(t) for t in args.threads.split(",") if t]
     libraries = [b for b in args.baselines.split(",") if b]
     for lib in libraries:
-        if lib not in ("numpy", "torch"):
-            sys.exit("Error: unknown baseline '%s' (numpy, torch)" % lib)
+        if lib not in ("numpy", "torch", "onnxruntime"):
+            sys.exit("Error: unknown baseline '%s' (numpy, torch, "
+                     "onnxruntime)" % lib)
 
     print("measuring the FMA peak ...", file=sys.stderr, flush=True)
     cores = os.cpu_count() or 1

@@ -83,6 +83,24 @@ std::pair<int64_t, int64_t> getBalancedCacheTile(ArrayRef<int64_t> shape,
   return {tileM, tileN};
 }
 
+/// Contractions of fewer flops run on the calling thread: about 15 us of
+/// one core, a few times what waking the other threads and joining them
+/// costs when they spin (KMP_BLOCKTIME) and less than it costs when they
+/// sleep.
+constexpr int64_t kMinThreadedFlops = 1 << 20;
+
+/// Whether `contraction` (static sizes) has work enough for the threads; a
+/// dynamic size counts as enough.
+bool isWorthThreads(linalg::LinalgOp contraction) {
+  int64_t flops = 2;
+  for (int64_t range : contraction.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(range))
+      return true;
+    flops *= range;
+  }
+  return flops >= kMinThreadedFlops;
+}
+
 /// A slice of B transposed per cache tile is transposed once per tile along
 /// m. Up to this many m tiles that is still faster than one separate copy
 /// (measured on GPT-2 blocks: seq 128, one m tile, 23.9 -> 19.5 ms with 1
@@ -341,7 +359,11 @@ struct FuseEpiloguesPass
     // The contraction's loops go on past the result's (k): not tiled here.
     scf::SCFTilingOptions tiling;
     tiling.setTileSizes(sizes);
-    tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+    // Tiles of too little work for a fork and join run on the calling
+    // thread: plain loops, not an scf.forall.
+    tiling.setLoopType(isWorthThreads(contraction)
+                           ? scf::SCFTilingOptions::LoopType::ForallOp
+                           : scf::SCFTilingOptions::LoopType::ForOp);
     scf::SCFTileAndFuseOptions options;
     options.setTilingOptions(tiling);
     options.setFusionControlFn(

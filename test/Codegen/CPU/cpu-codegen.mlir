@@ -4,19 +4,25 @@
 // RUN: transformer-opt %s --transformer-cpu-select-target=cpu=haswell --transformer-cpu-codegen --split-input-file | FileCheck %s --check-prefix=AVX2
 
 // Cache tiles 128x256 over threads, k in blocks of 128 (skylake-avx512's
-// L1: a 128 x 32 panel of B fills half of it); in each k block, panels of
-// B 32 columns wide, each copied into one contiguous buffer (allocated once
-// per cache tile) and read by register tiles of 8x32 whose 16 accumulators
-// stay in registers across the k loop: 8 FMAs on vector<32xf32> (two zmm
-// each) per k step.
+// L1: a 128 x 32 panel of B fills half of it). Each k block of B is copied
+// row by row into a contiguous block buffer, then panels 32 columns wide
+// into a panel buffer (both allocated once per cache tile), which register
+// tiles of 8x32 read: their 16 accumulators stay in registers across the
+// k loop, 8 FMAs on vector<32xf32> (two zmm each) per k step.
 // CHECK-LABEL: func.func @divisible
 // CHECK:         scf.forall ({{.*}}) in (8, 4) {
+// CHECK:           %[[BLOCK:.*]] = memref.alloc() {alignment = 64 : i64} : memref<131072xi8>
 // CHECK:           %[[PANEL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16384xi8>
 // CHECK:           scf.for {{.*}} step %c128
+// CHECK:             %[[BVIEW:.*]] = memref.view %[[BLOCK]]{{.*}} to memref<128x256xf32>
+// CHECK:             scf.for {{.*}} step %c8
+// CHECK:               scf.for {{.*}} step %c32
+// CHECK:                 vector.transfer_read %arg1{{.*}} vector<8x32xf32>
+// CHECK:                 vector.transfer_write {{.*}}, %[[BVIEW]]
 // CHECK:             scf.for {{.*}} step %c32
 // CHECK:               %[[VIEW:.*]] = memref.view %[[PANEL]]{{.*}} to memref<128x32xf32>
 // CHECK:               scf.for {{.*}} step %c8
-// CHECK:                 vector.transfer_read %arg1{{.*}} vector<8x32xf32>
+// CHECK:                 vector.transfer_read %[[BVIEW]]{{.*}} vector<8x32xf32>
 // CHECK:                 vector.transfer_write {{.*}}, %[[VIEW]]{{.*}} : vector<8x32xf32>, memref<128x32xf32>
 // CHECK:               scf.for {{.*}} step %c8
 // CHECK:                 vector.transfer_read %arg2{{.*}} vector<8x32xf32>
@@ -26,10 +32,12 @@
 // CHECK-NOT:               vector.fma
 // CHECK:                   scf.yield {{.*}} : vector<8x32xf32>
 // CHECK:                 vector.transfer_write {{.*}} vector<8x32xf32>
-// CHECK:           memref.dealloc %[[PANEL]]
+// CHECK:           memref.dealloc
+// CHECK:           memref.dealloc
 // CHECK-NOT:     transformer.contraction
 // AVX2-LABEL: func.func @divisible
 // AVX2:         scf.forall ({{.*}}) in (8, 4) {
+// AVX2:           memref.alloc() {alignment = 64 : i64} : memref<262144xi8>
 // AVX2:           memref.alloc() {alignment = 64 : i64} : memref<16384xi8>
 // AVX2:           scf.for {{.*}} step %c256
 // AVX2:             scf.for {{.*}} step %c16

@@ -206,11 +206,15 @@ def TransformerCPUFuseEpiloguesPass
     in place, so that the epilogue writes the contraction's tile and needs no
     buffer of its own.
 
-    The cache tiles are balanced for two threads: while a result has an
-    odd number of tiles, fewer than 16, `cache-tile-n` is halved (down to
-    64), so that each tile still reads (or transposes) its slice of B once;
-    if the columns cannot be split and the count is below 8, `cache-tile-m`
-    is halved (down to 32).
+    The cache tile is the target's (`transformer.target`,
+    `CPUTarget::contractionCacheTile`) unless `cache-tile-m`/`cache-tile-n`
+    name one. The cache tiles are balanced for two threads: while a result
+    has an odd number of tiles, fewer than 16, the n tile is halved (down
+    to 64), so that each tile still reads (or transposes) its slice of B
+    once; if the columns cannot be split and the count is below 8, the m
+    tile is halved (down to 32). A contraction of static sizes with fewer
+    than 2^20 flops is tiled with `scf.for` instead of `scf.forall`: it runs
+    on the calling thread, without a fork and join.
 
     The tiled contraction is tagged `"mnk_tile"` / `"bmnk_tile"` (the CPU
     schedule tiles it only for k and registers), the fused element-wise ops

@@ -34,11 +34,15 @@
 //                  2m FMAs
 // A schedule given with --transform-schedule may take the same parameters
 // or only the payload root.
+// B is packed: per k block, the block a cache tile reads is copied row by
+// row into a contiguous buffer, then each panel one register tile wide into
+// a panel buffer that stays in L1 while the register tiles along m read it
+// (the codegen pass allocates both once per cache tile).
 // The prepare pass pads n, and a static m, to multiples of the register tile.
 // A dynamic m (the tokens of a prompt) is not padded: the register tiles'
 // loop along m is peeled, and its remainder of fewer than %reg_m rows is
-// computed row by row (1 x %reg_n tiles, static, vectorized; about 0.7x the speed of full
-// tiles). Cache tiles that do not divide the problem are peeled the same way
+// computed row by row (1 x %reg_n tiles, static, vectorized; slower than
+// full tiles). Cache tiles that do not divide the problem are peeled the same way
 // along n: the main part keeps the full static register tile; a remainder of
 // dynamic size (which then runs no iteration, or only when the user's own
 // schedule differs) becomes scalar loops before the hoisting, whose subviews
@@ -93,6 +97,34 @@ module attributes {transform.with_named_sequence} {
   // read by every register tile along m. The copy's rows go as vectors, 8
   // rows per step; a panel of dynamic size (the last k block, a dynamic n)
   // with masks.
+  // Copies the k block of B that a cache tile reads into one contiguous
+  // buffer, row by row (B's rows read along their length, which the
+  // hardware prefetchers follow), 8 rows x one register tile per vector step.
+  transform.named_sequence @pack_block(%kblock: !transform.any_op {transform.readonly},
+      %reg_n: !transform.param<i64> {transform.readonly}) {
+    %copy = transform.structured.match ops{["linalg.copy"]} in %kblock
+        : (!transform.any_op) -> !transform.any_op
+    %rows, %l1, %l2 = transform.structured.tile_using_for %copy tile_sizes [8, %reg_n]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op)
+    transform.structured.vectorize %rows vector_sizes [8, %reg_n] : !transform.any_op, !transform.param<i64>
+    transform.apply_patterns to %kblock {
+      transform.apply_patterns.vector.lower_masked_transfers
+    } : !transform.any_op
+    transform.yield
+  }
+  transform.named_sequence @pack_bblock(%kblock: !transform.any_op {transform.readonly},
+      %reg_n: !transform.param<i64> {transform.readonly}) {
+    %copy = transform.structured.match ops{["linalg.copy"]} in %kblock
+        : (!transform.any_op) -> !transform.any_op
+    %rows, %l0, %l1, %l2 = transform.structured.tile_using_for %copy tile_sizes [1, 8, %reg_n]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.structured.vectorize %rows vector_sizes [1, 8, %reg_n] : !transform.any_op, !transform.param<i64>
+    transform.apply_patterns to %kblock {
+      transform.apply_patterns.vector.lower_masked_transfers
+    } : !transform.any_op
+    transform.yield
+  }
+
   transform.named_sequence @pack_panel(%loop: !transform.any_op {transform.readonly},
       %reg_n: !transform.param<i64> {transform.readonly}) {
     %copy = transform.structured.match ops{["linalg.copy"]} in %loop
@@ -163,11 +195,18 @@ module attributes {transform.with_named_sequence} {
       %reg_m: !transform.param<i64> {transform.readonly}, %reg_n: !transform.param<i64> {transform.readonly}) {
     %kblock = transform.get_parent_op %op {op_name = "scf.for"}
         : (!transform.any_op) -> !transform.any_op
-    %t, %n = transform.structured.tile_using_for %op tile_sizes [0, %reg_n, 0]
+    %blocked = transform.structured.promote %op {operands_to_promote = [1]}
+        : (!transform.any_op) -> !transform.any_op
+    transform.include @pack_block failures(propagate) (%kblock, %reg_n)
+        : (!transform.any_op, !transform.param<i64>) -> ()
+    %t, %n = transform.structured.tile_using_for %blocked tile_sizes [0, %reg_n, 0]
         : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.op<"scf.for">)
     transform.include @peel failures(suppress) (%n) : (!transform.op<"scf.for">) -> ()
-    %panels = transform.structured.match interface{LinalgOp} in %kblock
+    %untiled = transform.structured.match attributes {transformer.contraction = "mnk"} in %kblock
         : (!transform.any_op) -> !transform.any_op
+    %tiled = transform.structured.match attributes {transformer.contraction = "mnk_tile"} in %kblock
+        : (!transform.any_op) -> !transform.any_op
+    %panels = transform.merge_handles %untiled, %tiled : !transform.any_op
     transform.foreach %panels : !transform.any_op {
     ^bb0(%p: !transform.any_op):
       transform.include @pack_panel_rows failures(propagate) (%p, %reg_m, %reg_n)
@@ -222,11 +261,18 @@ module attributes {transform.with_named_sequence} {
       %reg_m: !transform.param<i64> {transform.readonly}, %reg_n: !transform.param<i64> {transform.readonly}) {
     %kblock = transform.get_parent_op %op {op_name = "scf.for"}
         : (!transform.any_op) -> !transform.any_op
-    %t, %n = transform.structured.tile_using_for %op tile_sizes [0, 0, %reg_n, 0]
+    %blocked = transform.structured.promote %op {operands_to_promote = [1]}
+        : (!transform.any_op) -> !transform.any_op
+    transform.include @pack_bblock failures(propagate) (%kblock, %reg_n)
+        : (!transform.any_op, !transform.param<i64>) -> ()
+    %t, %n = transform.structured.tile_using_for %blocked tile_sizes [0, 0, %reg_n, 0]
         : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.op<"scf.for">)
     transform.include @peel failures(suppress) (%n) : (!transform.op<"scf.for">) -> ()
-    %panels = transform.structured.match interface{LinalgOp} in %kblock
+    %untiled = transform.structured.match attributes {transformer.contraction = "bmnk"} in %kblock
         : (!transform.any_op) -> !transform.any_op
+    %tiled = transform.structured.match attributes {transformer.contraction = "bmnk_tile"} in %kblock
+        : (!transform.any_op) -> !transform.any_op
+    %panels = transform.merge_handles %untiled, %tiled : !transform.any_op
     transform.foreach %panels : !transform.any_op {
     ^bb0(%p: !transform.any_op):
       transform.include @pack_panel_brows failures(propagate) (%p, %reg_m, %reg_n)
