@@ -101,6 +101,22 @@ bool isWorthThreads(linalg::LinalgOp contraction) {
   return flops >= kMinThreadedFlops;
 }
 
+/// The largest multiple of `multiple` from `tile` down to `tile` / 2 that
+/// divides a static `size`, or `tile` when none does (or the size is
+/// dynamic, or `tile` already divides it). A cache tile that divides the
+/// problem has a static size in every task: a remainder tile's dynamic size
+/// would make its packing copies masked and its register tiles' remainders
+/// scalar (N = 1040: tiles of 208 rather than 4 of 256 and one of 16).
+int64_t getDividingTile(int64_t size, int64_t tile, int64_t multiple) {
+  if (ShapedType::isDynamic(size) || size <= tile || size % tile == 0)
+    return tile;
+  for (int64_t t = tile - tile % multiple; t >= tile / 2 && t > 0;
+       t -= multiple)
+    if (size % t == 0)
+      return t;
+  return tile;
+}
+
 /// A slice of B transposed per cache tile is transposed once per tile along
 /// m. Up to this many m tiles that is still faster than one separate copy
 /// (measured on GPT-2 blocks: seq 128, one m tile, 23.9 -> 19.5 ms with 1
@@ -281,7 +297,9 @@ struct FuseEpiloguesPass
         contractions.push_back(op);
     });
     IRRewriter rewriter(&getContext());
-    CacheTile cache = CPUTarget::forOp(getOperation()).contractionCacheTile();
+    CPUTarget target = CPUTarget::forOp(getOperation());
+    CacheTile cache = target.contractionCacheTile();
+    registerTile = target.contractionRegisterTile();
     tileM = cacheTileM > 0 ? cacheTileM : cache.m;
     tileN = cacheTileN > 0 ? cacheTileN : cache.n;
     blockK = cache.k;
@@ -292,6 +310,8 @@ struct FuseEpiloguesPass
   /// The cache tile before balancing (the options, or the target's) and the
   /// schedule's k block.
   int64_t tileM = 0, tileN = 0, blockK = 0;
+  /// The target's register tile, of which cache tiles are multiples.
+  RegisterTile registerTile;
 
   void fuse(RewriterBase &rewriter, linalg::LinalgOp contraction) {
     StringAttr tag =
@@ -352,8 +372,10 @@ struct FuseEpiloguesPass
     auto resultType = cast<ShapedType>(result.getType());
     int64_t rank = resultType.getRank();
     SmallVector<OpFoldResult> sizes(rank - 2, rewriter.getIndexAttr(1));
-    auto [balancedM, balancedN] =
-        getBalancedCacheTile(resultType.getShape(), tileM, tileN);
+    ArrayRef<int64_t> shape = resultType.getShape();
+    auto [balancedM, balancedN] = getBalancedCacheTile(
+        shape, getDividingTile(shape[rank - 2], tileM, registerTile.m),
+        getDividingTile(shape[rank - 1], tileN, registerTile.n));
     sizes.push_back(rewriter.getIndexAttr(balancedM));
     sizes.push_back(rewriter.getIndexAttr(balancedN));
     // The contraction's loops go on past the result's (k): not tiled here.
