@@ -72,20 +72,31 @@ def onnxruntime_results(threads, workdir, index, by_name, quick):
             os.path.join(ORT_MODULES, "onnxruntime-node")):
         raise RuntimeError("node or onnxruntime-node is missing (bench/run.sh "
                            "installs them)")
-    import torch
+    try:
+        import torch
+    except ImportError:
+        raise RuntimeError("PyTorch, which exports the ONNX models, is missing "
+                           "(bench/run.sh installs it)")
     torch.set_grad_enabled(False)
     models = []
     for i, name in enumerate(index):
         path = os.path.join(workdir, "model%d.onnx" % i)
+        failed = path + ".failed"
+        if os.path.exists(failed):
+            continue
         if not os.path.exists(path):
             arrays = [np.load(p) for p in index[name]["inputs"]]
             try:
-                export_onnx(torch, by_name[name], arrays, path)
+                export_onnx(torch, by_name[name], arrays, path + ".tmp")
+                os.replace(path + ".tmp", path)
             except Exception as e:  # an op the exporter does not take
                 print("%s: export failed: %s" % (name, e), file=sys.stderr)
+                open(failed, "w").close()
                 continue
+        # Inputs by name: the exporter drops inputs a model does not use.
         models.append({"name": name, "model": path,
-                       "inputs": index[name]["inputs"]})
+                       "inputs": {"in%d" % j: p for j, p in
+                                  enumerate(index[name]["inputs"])}})
     job = os.path.join(workdir, "ort-job-%d.json" % threads)
     with open(job, "w") as f:
         json.dump({"threads": threads, "budget_s": 0.05 if quick else 1.0,

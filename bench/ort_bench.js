@@ -1,7 +1,7 @@
 // Times ONNX models with ONNX Runtime's CPU execution provider (npm's
 // onnxruntime-node), as bench/baselines.py asks: reads a JSON job
 // {"threads": N, "budget_s": S, "min_reps": R, "models": [{"name", "model",
-// "inputs": [".npy", ...]}]} and prints {"name": {"median_ms", "reps"} or
+// "inputs": {"in0": ".npy", ...}}]} and prints {"name": {"median_ms", "reps"} or
 // {"error"}, ..., "version": ...}.
 //
 // Usage: node ort_bench.js JOB.json   (NODE_PATH names the onnxruntime-node
@@ -41,7 +41,10 @@ async function timeModel(job, entry) {
     graphOptimizationLevel: 'all',
   });
   const feeds = {};
-  session.inputNames.forEach((name, i) => { feeds[name] = readNpy(entry.inputs[i]); });
+  for (const name of session.inputNames) {
+    if (!(name in entry.inputs)) throw new Error('the model has an input ' + name + ' that has no file');
+    feeds[name] = readNpy(entry.inputs[name]);
+  }
   let start = process.hrtime.bigint();
   await session.run(feeds);
   const first = Number(process.hrtime.bigint() - start) / 1e9;

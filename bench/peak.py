@@ -81,13 +81,13 @@ def measure_peak_gflops(tool, env, runs=3, width=None, processes=1):
         procs = [subprocess.Popen(command, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True, env=env)
                  for _ in range(processes)]
-        total = 0.0
-        for proc in procs:
-            out, _ = proc.communicate()
-            found = re.search(r"min ([0-9.]+) ms", out)
-            if proc.returncode != 0 or not found:
-                return None
-            total += flops / (float(found.group(1)) * 1e-3) / 1e9
+        outputs = [(proc, proc.communicate()[0]) for proc in procs]
+    total = 0.0
+    for proc, out in outputs:
+        found = re.search(r"min ([0-9.]+) ms", out)
+        if proc.returncode != 0 or not found:
+            return None
+        total += flops / (float(found.group(1)) * 1e-3) / 1e9
     return total
 
 

@@ -27,7 +27,9 @@ config.substitutions.append(("%test_lib", os.path.join(config.test_source_root, 
 config.environment["TRANSFORMER_TEST_OPT_LEVEL"] = lit_config.params.get("opt_level", "")
 # `--param target_features=-avx512f`: the execution tests build for that
 # target (the AVX2 code of an AVX-512 machine; CTest label `avx2`): every
-# transformer-run of a test, and the drivers' (test/lib/run_flags.py).
+# transformer-run of a test, and the drivers' (test/lib/run_flags.py). The
+# tests that CTest runs so (transformer-run/, Matrix/) name no target
+# themselves: a second --target-features would be an error.
 target_features = lit_config.params.get("target_features", "")
 config.environment["TRANSFORMER_TEST_TARGET_FEATURES"] = target_features
 config.environment["FILECHECK_OPTS"] = "-enable-var-scope --allow-unused-prefixes=false"

@@ -39,8 +39,8 @@ def Transformer_Dialect : Dialect {
   let cppNamespace = "::mlir::transformer";
   let hasConstantMaterializer = 0;
   // `transformer.target` (the CPU the codegen builds for) and
-  // `transformer.contraction` (the CPU schedule's tags) are checked where
-  // they are written.
+  // `transformer.contraction` (the CPU schedule's tags) are verified wherever
+  // they appear.
   let hasOperationAttrVerify = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect"];

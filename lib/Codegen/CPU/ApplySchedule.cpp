@@ -47,7 +47,8 @@ namespace {
 /// nest, stopping at an `scf.forall` (each of whose tasks keeps its own
 /// buffer) or the function: one allocation per cache tile rather than one per
 /// panel and k block. The buffer holds nothing from one iteration to the
-/// next, so one buffer serves them all. Aligned to a cache line.
+/// next, so one buffer serves them all. Any op other than an scf.for (an
+/// scf.forall, an scf.if) stops the climb. Aligned to a cache line.
 void hoistLoopLocalAllocations(ModuleOp module) {
   SmallVector<memref::AllocOp> allocs;
   module.walk([&](memref::AllocOp alloc) {

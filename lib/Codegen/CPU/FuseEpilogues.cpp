@@ -40,17 +40,17 @@ namespace {
 /// thread idle a third of the time; 9 for 128 x 2304, a ninth).
 /// - First the columns, halved down to 64 while there are fewer than 16
 ///   tiles: each tile still reads its slice of B (or, for a linear,
-///   transposes it) once, which halving the rows would do twice. GPT-2's
-///   block at seq 128, 2 threads: 10.0-11.0 -> 9.6-9.9 ms, and 1 thread
-///   19.5 -> 18.9 ms (its 768- and 2304-column projections; halving the
-///   rows had been the rule before).
+///   transposes it) once, which halving the rows would do twice
+///   (bench/HISTORY.md has the measurements).
 /// - Then, if the count is still odd and below 8 (too few columns to
-///   split), the rows, halved down to 32 (a multiple of the register tile).
+///   split), the rows, halved down to 32.
+/// A tile is halved only into a multiple of the register tile `registers`.
 /// A dynamic number of rows (GPT-2's prefill: tokens) counts as one row of
 /// tiles, so its column tiles are balanced; a dynamic number of columns or
 /// batches is left alone.
 std::pair<int64_t, int64_t> getBalancedCacheTile(ArrayRef<int64_t> shape,
-                                                 int64_t tileM, int64_t tileN) {
+                                                 int64_t tileM, int64_t tileN,
+                                                 RegisterTile registers) {
   int64_t m = shape[shape.size() - 2], n = shape.back();
   ArrayRef<int64_t> batchDims = shape.drop_back(2);
   if (ShapedType::isDynamic(n) ||
@@ -64,8 +64,11 @@ std::pair<int64_t, int64_t> getBalancedCacheTile(ArrayRef<int64_t> shape,
     int64_t rowTiles = ShapedType::isDynamic(m) ? 1 : llvm::divideCeil(m, rows);
     return batch * rowTiles * llvm::divideCeil(n, columns);
   };
-  while (tileN > 64 && n > tileN / 2 && tiles(tileM, tileN) % 2 == 1 &&
-         tiles(tileM, tileN) < 16)
+  auto halves = [](int64_t tile, int64_t multiple) {
+    return (tile / 2) % multiple == 0;
+  };
+  while (tileN > 64 && halves(tileN, registers.n) && n > tileN / 2 &&
+         tiles(tileM, tileN) % 2 == 1 && tiles(tileM, tileN) < 16)
     tileN /= 2;
   auto odd = [&] {
     int64_t count = tiles(tileM, tileN);
@@ -74,11 +77,11 @@ std::pair<int64_t, int64_t> getBalancedCacheTile(ArrayRef<int64_t> shape,
   // A dynamic m: halving the rows once doubles the row tiles of any m that
   // is a multiple of them.
   if (ShapedType::isDynamic(m)) {
-    if (tileM > 32 && odd())
+    if (tileM > 32 && halves(tileM, registers.m) && odd())
       tileM /= 2;
     return {tileM, tileN};
   }
-  while (tileM > 32 && m > tileM / 2 && odd())
+  while (tileM > 32 && halves(tileM, registers.m) && m > tileM / 2 && odd())
     tileM /= 2;
   return {tileM, tileN};
 }
@@ -97,8 +100,10 @@ bool isWorthThreads(linalg::LinalgOp contraction) {
     if (ShapedType::isDynamic(range))
       return true;
     flops *= range;
+    if (flops >= kMinThreadedFlops)
+      return true;
   }
-  return flops >= kMinThreadedFlops;
+  return false;
 }
 
 /// The largest multiple of `multiple` from `tile` down to `tile` / 2 that
@@ -375,7 +380,7 @@ struct FuseEpiloguesPass
     ArrayRef<int64_t> shape = resultType.getShape();
     auto [balancedM, balancedN] = getBalancedCacheTile(
         shape, getDividingTile(shape[rank - 2], tileM, registerTile.m),
-        getDividingTile(shape[rank - 1], tileN, registerTile.n));
+        getDividingTile(shape[rank - 1], tileN, registerTile.n), registerTile);
     sizes.push_back(rewriter.getIndexAttr(balancedM));
     sizes.push_back(rewriter.getIndexAttr(balancedN));
     // The contraction's loops go on past the result's (k): not tiled here.

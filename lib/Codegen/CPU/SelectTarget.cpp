@@ -1,4 +1,10 @@
 //===- SelectTarget.cpp - Record the target CPU on the module -------------===//
+//
+// --transformer-cpu-select-target: resolves the target once (CPUTarget) and
+// records it as the module's `transformer.target`, which the codegen passes
+// after it read.
+//
+//===----------------------------------------------------------------------===//
 
 #include "Transformer/Codegen/CPU/Passes.h"
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"

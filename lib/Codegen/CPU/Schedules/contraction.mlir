@@ -1,6 +1,7 @@
-// The CPU contraction schedule: how `--transformer-to-llvm` and transformer-run
-// at -O2/-O3 turn every contraction into vector code for the target CPU. This file is embedded in
-// the binary; `transformer-run --print-transform-schedule` prints it, and
+// The CPU contraction schedule: how `--transformer-to-llvm` and
+// transformer-run at -O2/-O3 turn every contraction into vector code for the
+// target CPU. This file is embedded in the binary;
+// `transformer-run --print-transform-schedule` prints it, and
 // `--transform-schedule=FILE.mlir` (pipeline option `transform-schedule=FILE`)
 // replaces it. A replacement must define `@__transform_main`.
 //
@@ -25,8 +26,9 @@
 // @__transform_main; `transformer-run --print-target` shows them:
 //   cache tile     m %cache_m (128), n %cache_n, k %cache_k: a k x n block of
 //                  B stays in half the L2, a register tile's k x n panel of
-//                  B in the L1 (256 x 256 on today's x86 cores); m x n tiles
-//                  are the units of work for the threads
+//                  B in half the L1 (AVX-512 with a 32 KiB L1: 256 x 128,
+//                  AVX2: 256 x 256); m x n tiles are the units of work for
+//                  the threads
 //   register tile  m %reg_m, n %reg_n, k 1: two vectors along n and as many
 //                  rows as leave room for B's two vectors and A's broadcast
 //                  (AVX-512: 8 x 32, 16 of the 32 zmm; AVX2: 4 x 16, 8 of
@@ -42,8 +44,8 @@
 // A dynamic m (the tokens of a prompt) is not padded: the register tiles'
 // loop along m is peeled, and its remainder of fewer than %reg_m rows is
 // computed row by row (1 x %reg_n tiles, static, vectorized; slower than
-// full tiles). Cache tiles that do not divide the problem are peeled the same way
-// along n: the main part keeps the full static register tile; a remainder of
+// full tiles). Cache tiles that do not divide the problem are peeled the
+// same way along n: the main part keeps the full static register tile; a remainder of
 // dynamic size (which then runs no iteration, or only when the user's own
 // schedule differs) becomes scalar loops before the hoisting, whose subviews
 // would otherwise keep it from working.
@@ -93,10 +95,6 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // Copies B's panel (k block x register tile n) into a contiguous buffer,
-  // read by every register tile along m. The copy's rows go as vectors, 8
-  // rows per step; a panel of dynamic size (the last k block, a dynamic n)
-  // with masks.
   // Copies the k block of B that a cache tile reads into one contiguous
   // buffer, row by row (B's rows read along their length, which the
   // hardware prefetchers follow), 8 rows x one register tile per vector step.
@@ -125,6 +123,10 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // Copies B's panel (k block x register tile n) into a contiguous buffer,
+  // read by every register tile along m. The copy's rows go as vectors, 8
+  // rows per step; a panel of dynamic size (the last k block, a dynamic n)
+  // with masks.
   transform.named_sequence @pack_panel(%loop: !transform.any_op {transform.readonly},
       %reg_n: !transform.param<i64> {transform.readonly}) {
     %copy = transform.structured.match ops{["linalg.copy"]} in %loop

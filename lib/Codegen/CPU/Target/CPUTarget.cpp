@@ -176,8 +176,12 @@ llvm::Expected<CPUTarget> CPUTarget::resolve(llvm::StringRef cpu,
   }
   SmallVector<llvm::StringRef> changes;
   features.split(changes, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  bool changed = false;
   for (llvm::StringRef change : changes) {
     change = change.trim();
+    if (change.empty())
+      continue;
+    changed = true;
     bool enable = change.consume_front("+");
     if (!enable && !change.consume_front("-"))
       return llvm::createStringError(
@@ -185,13 +189,15 @@ llvm::Expected<CPUTarget> CPUTarget::resolve(llvm::StringRef cpu,
           "'-avx512f')",
           change.str().c_str());
     if (!getKnownFeatures().contains(change))
-      return llvm::createStringError("unknown target feature '%s'",
-                                     change.str().c_str());
+      return llvm::createStringError(
+          "unknown target feature '%s' (an x86 ISA feature as llc's -mattr "
+          "names it, such as avx512f or fma)",
+          change.str().c_str());
     llvm::X86::updateImpliedFeatures(change, enable, map);
     map[change] = enable;
   }
   setFromFeatures(target, map);
-  target.isHost = !namedCPU && changes.empty();
+  target.isHost = !namedCPU && !changed;
   target.threads = threads > 0 ? threads : target.cores;
   return target;
 }
@@ -203,9 +209,12 @@ CPUTarget CPUTarget::forOp(Operation *op) {
   auto attr = module ? module->getAttrOfType<DictionaryAttr>(kTargetAttrName)
                      : DictionaryAttr();
   if (attr) {
-    // The dialect verified the attribute; a failure here is silent.
+    // The dialect verified the attribute; should it be malformed anyway, the
+    // host's description is used, and nothing is reported.
+    ScopedDiagnosticHandler silence(module.getContext(),
+                                    [](Diagnostic &) { return success(); });
     FailureOr<CPUTarget> target =
-        fromAttr(attr, [] { return InFlightDiagnostic(); });
+        fromAttr(attr, [&] { return mlir::emitError(module.getLoc()); });
     if (succeeded(target))
       return *target;
   }
@@ -269,22 +278,26 @@ CPUTarget::fromAttr(DictionaryAttr attr,
                          << kFMA << ", " << kVNNI << ", " << kBF16 << " or "
                          << kAMX << ")";
   }
-  // Positive integers; `checked` names the entry that is not.
-  auto readInt = [&](llvm::StringRef key, auto &field) -> LogicalResult {
+  // Integers from 1 to `max` (a value a user wrote may be of any width).
+  auto readInt = [&](llvm::StringRef key, auto &field,
+                     int64_t max) -> LogicalResult {
     auto value = attr.getAs<IntegerAttr>(key);
-    if (!value || value.getValue().getSExtValue() <= 0)
-      return emitError() << "'" << kTargetAttrName << "' needs a positive "
-                         << "integer '" << key << "' entry";
+    if (!value || value.getValue().getSignificantBits() > 63 ||
+        value.getValue().getSExtValue() < 1 ||
+        value.getValue().getSExtValue() > max)
+      return emitError() << "'" << kTargetAttrName << "' needs an integer '"
+                         << key << "' entry from 1 to " << max;
     field = value.getValue().getSExtValue();
     return success();
   };
-  if (failed(readInt("vector_bits", target.vectorBits)) ||
-      failed(readInt("vector_registers", target.vectorRegisters)) ||
-      failed(readInt("l1d", target.l1dBytes)) ||
-      failed(readInt("l2", target.l2Bytes)) ||
-      failed(readInt("l3", target.l3Bytes)) ||
-      failed(readInt("cores", target.cores)) ||
-      failed(readInt("threads", target.threads)))
+  constexpr int64_t kMaxCacheBytes = int64_t(1) << 40, kMaxCores = 4096;
+  if (failed(readInt("vector_bits", target.vectorBits, 512)) ||
+      failed(readInt("vector_registers", target.vectorRegisters, 64)) ||
+      failed(readInt("l1d", target.l1dBytes, kMaxCacheBytes)) ||
+      failed(readInt("l2", target.l2Bytes, kMaxCacheBytes)) ||
+      failed(readInt("l3", target.l3Bytes, kMaxCacheBytes)) ||
+      failed(readInt("cores", target.cores, kMaxCores)) ||
+      failed(readInt("threads", target.threads, kMaxCores)))
     return failure();
   if (target.vectorBits != 128 && target.vectorBits != 256 &&
       target.vectorBits != 512)
@@ -293,7 +306,7 @@ CPUTarget::fromAttr(DictionaryAttr attr,
                        << target.vectorBits;
   if (target.vectorRegisters < 8)
     return emitError() << "'" << kTargetAttrName
-                       << "' vector_registers must be at least 8, got "
+                       << "' vector_registers must be 8 to 64, got "
                        << target.vectorRegisters;
   return target;
 }

@@ -7,7 +7,7 @@ module attributes {transformer.target = {cpu = "x", isa = ["avx2"], vector_bits 
 
 // -----
 
-// expected-error @below {{'transformer.target' needs a positive integer 'l2' entry}}
+// expected-error @below {{'transformer.target' needs an integer 'l2' entry from 1 to 1099511627776}}
 module attributes {transformer.target = {cpu = "x", isa = ["avx2"], vector_bits = 256, vector_registers = 16, l1d = 32768, l3 = 1048576, cores = 2, threads = 2}} {
 }
 
@@ -15,6 +15,18 @@ module attributes {transformer.target = {cpu = "x", isa = ["avx2"], vector_bits 
 
 // expected-error @below {{'transformer.target' has unknown isa 'sse5'}}
 module attributes {transformer.target = {cpu = "x", isa = ["sse5"], vector_bits = 256, vector_registers = 16, l1d = 32768, l2 = 1048576, l3 = 1048576, cores = 2, threads = 2}} {
+}
+
+// -----
+
+// expected-error @below {{'transformer.target' needs an integer 'vector_registers' entry from 1 to 64}}
+module attributes {transformer.target = {cpu = "x", isa = ["avx2"], vector_bits = 256, vector_registers = 1000000, l1d = 32768, l2 = 1048576, l3 = 1048576, cores = 2, threads = 2}} {
+}
+
+// -----
+
+// expected-error @below {{'transformer.target' needs an integer 'l1d' entry from 1 to 1099511627776}}
+module attributes {transformer.target = {cpu = "x", isa = ["avx2"], vector_bits = 256, vector_registers = 16, l1d = 100000000000000000000 : i128, l2 = 1048576, l3 = 1048576, cores = 2, threads = 2}} {
 }
 
 // -----
