@@ -10,6 +10,7 @@
 
 #include "Transformer/Codegen/CPU/FlashAttention.h"
 #include "Transformer/Codegen/CPU/Passes.h"
+#include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 #include "Transformer/IR/TransformerOps.h"
 
 #include "LoweringUtils.h"
@@ -19,7 +20,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
 
-#include <thread>
 
 namespace mlir::transformer {
 #define GEN_PASS_DEF_TRANSFORMERCPUFLASHATTENTIONPASS
@@ -142,8 +142,21 @@ void emitShapeChecks(OpBuilder &b, Location loc, AttentionOp op) {
       check(i, q, i, "batch dimension " + std::to_string(i));
 }
 
+/// Keys per step of the flash kernel's register tiles: the largest power of
+/// two, at most 8, whose `keyRows` x `vectors` accumulators leave registers
+/// for the `vectors` query vectors and a broadcast key (4 x 4 of 32 zmm,
+/// 2 x 4 of 16 ymm: with 4 x 4 on AVX2 the tile spilled and ran at half the
+/// speed).
+int64_t keyRowsFor(int64_t vectors, int64_t registers) {
+  int64_t rows = 1;
+  while (rows < 8 && 2 * rows * vectors + vectors + 1 <= registers)
+    rows *= 2;
+  return rows;
+}
+
 std::string configKey(const FlashKernelConfig &c) {
-  std::string key = std::to_string(c.vectors) + "/" +
+  std::string key = std::to_string(c.lanes) + "x" + std::to_string(c.vectors) +
+                    "x" + std::to_string(c.keyRows) + "/" +
                     (c.scale ? std::to_string(*c.scale) : "d") + "/" +
                     std::to_string(c.causal) + "/" +
                     (c.window ? std::to_string(*c.window) : "-") + "/" +
@@ -156,8 +169,8 @@ std::string configKey(const FlashKernelConfig &c) {
 
 /// The decoding kernel's configuration, or std::nullopt when the op does
 /// not fit it (a dynamic or too large head dim, a static Sq > 16).
-std::optional<FlashDecodeConfig> decodeConfig(AttentionOp op,
-                                              unsigned nThreads) {
+std::optional<FlashDecodeConfig> decodeConfig(AttentionOp op, unsigned nThreads,
+                                              int64_t lanes) {
   auto qType = cast<RankedTensorType>(op.getQuery().getType());
   auto vType = cast<RankedTensorType>(op.getValue().getType());
   auto kType = cast<RankedTensorType>(op.getKey().getType());
@@ -179,6 +192,7 @@ std::optional<FlashDecodeConfig> decodeConfig(AttentionOp op,
   config.headDim = d;
   config.valueDim = dv;
   config.threads = nThreads;
+  config.lanes = lanes;
   // The table's first row covers every query; it must have one class per
   // key block of 64.
   int64_t sk = kType.getDimSize(rank - 2);
@@ -194,7 +208,8 @@ std::optional<FlashDecodeConfig> decodeConfig(AttentionOp op,
 }
 
 std::string decodeKey(const FlashDecodeConfig &c) {
-  std::string key = "decode/" + std::to_string(c.headDim) + "/" +
+  std::string key = "decode/" + std::to_string(c.lanes) + "/" +
+                    std::to_string(c.headDim) + "/" +
                     std::to_string(c.valueDim) + "/" +
                     (c.scale ? std::to_string(*c.scale) : "d") + "/" +
                     std::to_string(c.causal) + "/" +
@@ -219,14 +234,19 @@ struct FlashAttentionPass
     });
     if (ops.empty())
       return;
+    CPUTarget target = CPUTarget::forOp(module);
+    lanes = target.f32Lanes();
+    registers = target.vectorRegisters;
     unsigned effectiveThreads =
-        threads > 0 ? threads
-                    : std::max(1u, std::thread::hardware_concurrency());
+        threads > 0 ? threads : std::max(1u, target.threads);
     SymbolTable symbols(module);
     llvm::StringMap<func::FuncOp> kernels;
     for (AttentionOp op : ops)
       rewrite(op, symbols, kernels, effectiveThreads);
   }
+
+  /// f32 lanes and vector registers of the target.
+  int64_t lanes = 16, registers = 32;
 
   func::FuncOp getKernel(const FlashKernelConfig &config, SymbolTable &symbols,
                          llvm::StringMap<func::FuncOp> &kernels) {
@@ -301,6 +321,8 @@ struct FlashAttentionPass
     emitShapeChecks(b, loc, op);
 
     FlashKernelConfig config;
+    config.lanes = lanes;
+    config.keyRows = keyRowsFor(config.vectors, registers);
     config.scale = op.getEffectiveScale();
     config.causal = op.getCausal();
     if (std::optional<uint64_t> w = op.getWindow())
@@ -311,11 +333,12 @@ struct FlashAttentionPass
     // on the lanes): always for a static Sq <= 16, after a run-time check
     // for a dynamic Sq (GPT-2's decode step). Others with a static Sq <= 16
     // keep one vector of queries per block, with the keys split.
-    std::optional<FlashDecodeConfig> decode = decodeConfig(op, nThreads);
+    std::optional<FlashDecodeConfig> decode = decodeConfig(op, nThreads, lanes);
     bool smallSq =
         !ShapedType::isDynamic(sqStatic) && sqStatic <= kFlashDecodeMaxQueries;
     if (smallSq && !decode) {
       config.vectors = 1;
+      config.keyRows = keyRowsFor(config.vectors, registers);
       config.split = nThreads > 1;
     }
     if (config.hasMask)

@@ -1,18 +1,19 @@
 //===- FlashDecodeKernel.cpp - Attention of a few queries, keys on lanes --===//
 //
 // The decoding kernel: at most 16 queries against a long key/value cache.
-// Keys are on the 16 vector lanes (a single query uses every lane), and the
+// Keys are on the vector lanes (16 with AVX-512, 8 with AVX2; a single
+// query uses every lane), and the
 // keys are split into chunks over the threads (flash-decoding):
 //
 //   task (bh, chunk): for each key block of 64 and each query i:
-//     acc_r = sum_c K[k0 + r][16c : 16c + 16] * q_i[16c : ...]   (r < 64)
-//     s = transpose-reduce(acc_0..15), ... (4 vector<16xf32> of scores)
+//     acc_r = sum_c K[k0 + r][L c : L c + L] * q_i[L c : ...]   (r < 64)
+//     s = transpose-reduce(acc_0..L-1), ...   (64 / L vectors of L scores)
 //     m' = max(m, hmax s); p = exp2(s - m'); l = l 2^(m-m') + p
 //     O_i = O_i 2^(m-m') + sum_j p_j V[k0 + j]    (V rows, vectors over Dv)
 //   then the partial (O, m, l) of every chunk are combined on the calling
 //   thread (a second parallel region would cost a thread wake-up).
 //
-// Head dims are static (unrolled over vectors of 16, masked loads on the
+// Head dims are static (unrolled over vectors of L lanes, masked loads on the
 // tail). Blocks outside a query's causal/window band are not visited; only
 // blocks that cross the band's edges, the end of the keys or a partial mask
 // block compare lanes or add the mask.
@@ -34,7 +35,6 @@ using namespace mlir::transformer::flash;
 namespace {
 
 constexpr int64_t kBlock = 64;
-constexpr int64_t kGroups = kBlock / kLanes;
 constexpr int64_t kMinChunk = 256;
 
 struct DecodeKernel {
@@ -45,31 +45,31 @@ struct DecodeKernel {
         maskK = {};
   int64_t nd = 0, ndv = 0; // vectors per row of K and of V
 
-  VectorType maskType() { return VectorType::get({kLanes}, e.b.getI1Type()); }
-  /// The lanes [0, n) of a vector (n static), or none when n == 16.
+  VectorType maskType() { return VectorType::get({e.lanes}, e.b.getI1Type()); }
+  /// The lanes [0, n) of a vector (n static).
   Value tailMask(int64_t n) {
     return vector::ConstantMaskOp::create(e.b, e.loc, maskType(),
                                           ArrayRef<int64_t>{n});
   }
   /// Lanes of vector c of a row of `size` elements.
   int64_t lanesOf(int64_t c, int64_t size) {
-    return std::min(kLanes, size - c * kLanes);
+    return std::min(e.lanes, size - c * e.lanes);
   }
   /// vector c of row `ix` (the last index is the row's start) of `m`;
   /// masked (zero padded) on the row's tail.
   Value loadRow(Value m, SmallVector<Value> ix, int64_t c, int64_t size) {
-    ix.back() = e.idx(c * kLanes);
+    ix.back() = e.idx(c * e.lanes);
     int64_t n = lanesOf(c, size);
-    if (n == kLanes)
+    if (n == e.lanes)
       return e.vload(m, ix);
     return vector::MaskedLoadOp::create(e.b, e.loc, e.vecType(), m, ix,
                                         tailMask(n), e.vf(0.0f));
   }
   void storeRow(Value x, Value m, SmallVector<Value> ix, int64_t c,
                 int64_t size) {
-    ix.back() = e.idx(c * kLanes);
+    ix.back() = e.idx(c * e.lanes);
     int64_t n = lanesOf(c, size);
-    if (n == kLanes)
+    if (n == e.lanes)
       return e.vstore(x, m, ix);
     vector::MaskedStoreOp::create(e.b, e.loc, m, ix, tailMask(n), x);
   }
@@ -77,18 +77,18 @@ struct DecodeKernel {
   Value shuffle(Value x, Value y, ArrayRef<int64_t> lanes) {
     return vector::ShuffleOp::create(e.b, e.loc, x, y, lanes);
   }
-  /// The 16 lane sums of acc[0..15] as one vector (lane r: sum of acc[r]):
-  /// four levels of pairwise shuffles and adds.
+  /// The lane sums of acc[0..lanes) as one vector (lane r: sum of acc[r]):
+  /// log2(lanes) levels of pairwise shuffles and adds.
   Value transposeReduce(SmallVector<Value> acc) {
-    int64_t keys = 1, width = kLanes;
+    int64_t keys = 1, width = e.lanes;
     while (acc.size() > 1) {
       SmallVector<Value> next;
       SmallVector<int64_t> lo, hi;
       for (int64_t side = 0; side < 2; ++side)
         for (int64_t kk = 0; kk < keys; ++kk)
           for (int64_t w = 0; w < width / 2; ++w) {
-            lo.push_back(side * kLanes + kk * width + w);
-            hi.push_back(side * kLanes + kk * width + width / 2 + w);
+            lo.push_back(side * e.lanes + kk * width + w);
+            hi.push_back(side * e.lanes + kk * width + width / 2 + w);
           }
       for (size_t i = 0; i < acc.size(); i += 2)
         next.push_back(e.fadd(shuffle(acc[i], acc[i + 1], lo),
@@ -101,9 +101,9 @@ struct DecodeKernel {
   }
   /// Every lane holds the max (or sum) of x's lanes.
   Value allReduce(Value x, bool isMax) {
-    for (int64_t s = kLanes / 2; s >= 1; s /= 2) {
+    for (int64_t s = e.lanes / 2; s >= 1; s /= 2) {
       SmallVector<int64_t> lanes;
-      for (int64_t l = 0; l < kLanes; ++l)
+      for (int64_t l = 0; l < e.lanes; ++l)
         lanes.push_back(l ^ s);
       Value y = shuffle(x, x, lanes);
       x = isMax ? e.fmax(x, y) : e.fadd(x, y);
@@ -112,7 +112,7 @@ struct DecodeKernel {
   }
   Value iota() {
     SmallVector<int32_t> lanes;
-    for (int32_t l = 0; l < kLanes; ++l)
+    for (int32_t l = 0; l < e.lanes; ++l)
       lanes.push_back(l);
     return arith::ConstantOp::create(
         e.b, e.loc, DenseElementsAttr::get(e.ivecType(), ArrayRef(lanes)));
@@ -153,17 +153,18 @@ struct DecodeKernel {
     int64_t d = cfg.headDim, dv = cfg.valueDim;
     SmallVector<Value> qv;
     for (int64_t c = 0; c < nd; ++c)
-      qv.push_back(e.vload(qbuf, {i, e.idx(c * kLanes)}));
+      qv.push_back(e.vload(qbuf, {i, e.idx(c * e.lanes)}));
     Value lastKey = e.sub(sk, e.idx(1));
     Value negInf = e.vf(-std::numeric_limits<float>::infinity());
     Value lanes = masked ? iota() : Value();
-    // Scores of 16 keys per step into pbuf; the running max of the lanes.
+    // Scores of `lanes` keys per step into pbuf; the running max of the
+    // lanes.
     Value mx = e.vf(-std::numeric_limits<float>::infinity());
     mx = e.loop(
-        e.idx(0), e.idx(kBlock), e.idx(kLanes), {mx},
+        e.idx(0), e.idx(kBlock), e.idx(e.lanes), {mx},
         [&](Value g0, ValueRange a) -> SmallVector<Value> {
           SmallVector<Value> acc;
-          for (int64_t r = 0; r < kLanes; ++r) {
+          for (int64_t r = 0; r < e.lanes; ++r) {
             // Rows past the keys (a short last block) read the last key;
             // their lanes are hidden below.
             Value row = e.add(k0, e.add(g0, e.idx(r)));
@@ -196,8 +197,8 @@ struct DecodeKernel {
     Value mNew = e.fmax(allReduce(mx, /*isMax=*/true), mOld);
     Value alpha = e.exp2(e.fsub(mOld, mNew));
     Value psum;
-    for (int64_t g = 0; g < kGroups; ++g) {
-      Value col = e.idx(g * kLanes);
+    for (int64_t g = 0; g < kBlock / e.lanes; ++g) {
+      Value col = e.idx(g * e.lanes);
       Value p = e.exp2(e.fsub(e.vload(pbuf, {col}), mNew));
       e.vstore(p, pbuf, {col});
       psum = g == 0 ? p : e.fadd(psum, p);
@@ -211,7 +212,7 @@ struct DecodeKernel {
     sets = sets == 3 ? 4 : sets;
     SmallVector<Value> o;
     for (int64_t c = 0; c < ndv; ++c)
-      o.push_back(e.fmul(e.vload(obuf, {i, e.idx(c * kLanes)}), alpha));
+      o.push_back(e.fmul(e.vload(obuf, {i, e.idx(c * e.lanes)}), alpha));
     for (int64_t set = 1; set < sets; ++set)
       o.append(ndv, e.vf(0.0f));
     auto pvRows = [&](Value j, int64_t rows, ValueRange a) {
@@ -236,7 +237,7 @@ struct DecodeKernel {
       Value sum = o[c];
       for (int64_t set = 1; set < sets; ++set)
         sum = e.fadd(sum, o[set * ndv + c]);
-      e.vstore(sum, obuf, {i, e.idx(c * kLanes)});
+      e.vstore(sum, obuf, {i, e.idx(c * e.lanes)});
     }
   }
 
@@ -283,7 +284,7 @@ func::FuncOp transformer::buildFlashDecodeKernel(OpBuilder &b, Location loc,
   OpBuilder::InsertionGuard guard(b);
   Block *entry = func.addEntryBlock();
   b.setInsertionPointToStart(entry);
-  Emitter e{b, loc};
+  Emitter e{b, loc, cfg.lanes};
   DecodeKernel kr{e, cfg};
   unsigned a = 0;
   kr.q = entry->getArgument(a++);
@@ -292,9 +293,9 @@ func::FuncOp transformer::buildFlashDecodeKernel(OpBuilder &b, Location loc,
   if (cfg.hasMask)
     kr.mask = entry->getArgument(a++);
   kr.out = entry->getArgument(a++);
-  kr.nd = (cfg.headDim + kLanes - 1) / kLanes;
-  kr.ndv = (cfg.valueDim + kLanes - 1) / kLanes;
-  int64_t dPad = kr.nd * kLanes, dvPad = kr.ndv * kLanes;
+  kr.nd = (cfg.headDim + e.lanes - 1) / e.lanes;
+  kr.ndv = (cfg.valueDim + e.lanes - 1) / e.lanes;
+  int64_t dPad = kr.nd * e.lanes, dvPad = kr.ndv * e.lanes;
   Value bhCount = e.dim(kr.q, 0);
   kr.sq = e.dim(kr.q, 1);
   kr.sk = e.dim(kr.k, 1);
@@ -342,12 +343,12 @@ func::FuncOp transformer::buildFlashDecodeKernel(OpBuilder &b, Location loc,
     e.loop(e.idx(0), kr.sq, e.idx(1), {}, [&](Value i, ValueRange) {
       for (int64_t c = 0; c < kr.nd; ++c) {
         Value x = kr.loadRow(kr.q, {bh, i, Value()}, c, cfg.headDim);
-        e.vstore(e.fmul(x, e.splat(kr.qscale)), qbuf, {i, e.idx(c * kLanes)});
+        e.vstore(e.fmul(x, e.splat(kr.qscale)), qbuf, {i, e.idx(c * e.lanes)});
       }
       e.vstore(e.vf(-1.0e30f), mbuf, {i, e.idx(0)});
       e.vstore(e.vf(0.0f), lbuf, {i, e.idx(0)});
       for (int64_t c = 0; c < kr.ndv; ++c)
-        e.vstore(e.vf(0.0f), obuf, {i, e.idx(c * kLanes)});
+        e.vstore(e.vf(0.0f), obuf, {i, e.idx(c * e.lanes)});
       return SmallVector<Value>();
     });
     e.loop(kbLo, kbHi, e.idx(1), {}, [&](Value kb, ValueRange) {
@@ -393,7 +394,7 @@ func::FuncOp transformer::buildFlashDecodeKernel(OpBuilder &b, Location loc,
     // The chunk's partial softmax.
     e.loop(e.idx(0), kr.sq, e.idx(1), {}, [&](Value i, ValueRange) {
       for (int64_t c = 0; c < kr.ndv; ++c) {
-        Value col = e.idx(c * kLanes);
+        Value col = e.idx(c * e.lanes);
         e.vstore(e.vload(obuf, {i, col}), opart, {t, i, col});
       }
       Value m = vector::ExtractOp::create(b, loc, e.vload(mbuf, {i, e.idx(0)}),
@@ -412,8 +413,8 @@ func::FuncOp transformer::buildFlashDecodeKernel(OpBuilder &b, Location loc,
                                       ValueRange{}, ValueRange{}, align);
     };
     qbuf = buf({kFlashDecodeMaxQueries, dPad});
-    mbuf = buf({kFlashDecodeMaxQueries, kLanes});
-    lbuf = buf({kFlashDecodeMaxQueries, kLanes});
+    mbuf = buf({kFlashDecodeMaxQueries, e.lanes});
+    lbuf = buf({kFlashDecodeMaxQueries, e.lanes});
     obuf = buf({kFlashDecodeMaxQueries, dvPad});
     pbuf = buf({kBlock});
   };
@@ -473,8 +474,8 @@ func::FuncOp transformer::buildFlashDecodeKernel(OpBuilder &b, Location loc,
             Value w = e.exp2(e.fsub(e.splat(e.load(mpart, {part, i})), m));
             SmallVector<Value> next;
             for (int64_t c = 0; c < kr.ndv; ++c)
-              next.push_back(
-                  e.fma(w, e.vload(opart, {part, i, e.idx(c * kLanes)}), a[c]));
+              next.push_back(e.fma(
+                  w, e.vload(opart, {part, i, e.idx(c * e.lanes)}), a[c]));
             next.push_back(
                 e.fma(w, e.splat(e.load(lpart, {part, i})), a[kr.ndv]));
             return next;

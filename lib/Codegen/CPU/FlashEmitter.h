@@ -22,17 +22,19 @@
 
 namespace mlir::transformer::flash {
 
-constexpr int64_t kLanes = 16;
 constexpr float kLog2E = 1.4426950408889634f;
 
 /// Small IR-building helpers on one builder and location.
 struct Emitter {
   OpBuilder &b;
   Location loc;
+  /// f32 lanes of the vectors the kernels compute on: the target's register
+  /// width (16 with AVX-512, 8 with AVX2), so that no vector is split.
+  int64_t lanes = 16;
 
   Type f32() { return b.getF32Type(); }
-  VectorType vecType() { return VectorType::get({kLanes}, f32()); }
-  VectorType ivecType() { return VectorType::get({kLanes}, b.getI32Type()); }
+  VectorType vecType() { return VectorType::get({lanes}, f32()); }
+  VectorType ivecType() { return VectorType::get({lanes}, b.getI32Type()); }
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value f(float v) {
     return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
@@ -70,7 +72,7 @@ struct Emitter {
   }
   Value splat(Value s) {
     return vector::BroadcastOp::create(
-        b, loc, VectorType::get({kLanes}, s.getType()), s);
+        b, loc, VectorType::get({lanes}, s.getType()), s);
   }
   Value dim(Value m, int64_t i) { return memref::DimOp::create(b, loc, m, i); }
   Value load(Value m, ValueRange ix) {

@@ -2,12 +2,12 @@
 //
 // One task per (batch*head, query block[, key chunk]) in an scf.forall. A
 // task keeps its query block transposed and pre-scaled by scale*log2(e)
-// (queries on the 16 vector lanes), loops over the key blocks that its
-// causal/window band or the mask's static classes leave visible, and keeps
-// the online softmax (running max and sum, rescaled accumulator) in
-// registers and a stack tile:
+// (queries on the vector lanes: 16 with AVX-512, 8 with AVX2), loops over the
+// key blocks that its causal/window band or the mask's static classes leave
+// visible, and keeps the online softmax (running max and sum, rescaled
+// accumulator) in registers and a stack tile:
 //
-//   S^T[j][i] = sum_d K[j][d] * Q^T[d][i]    (4 x 4 vector<16xf32> tiles)
+//   S^T[j][i] = sum_d K[j][d] * Q^T[d][i]    (keyRows x vectors tiles)
 //   m' = max(m, max_j S^T[j]);  P^T = exp2(S^T - m');  l' = l 2^(m-m') + sum_j
 //   P^T O^T[dv][i] = O^T[dv][i] 2^(m-m') + sum_j V[j][dv] P^T[j][i]
 //
@@ -105,7 +105,7 @@ struct Kernel {
         e.loop(e.idx(0), d, e.idx(1), zeros, [&](Value dd, ValueRange a) {
           SmallVector<Value> qv, next;
           for (int64_t n = 0; n < nv; ++n)
-            qv.push_back(e.vload(qt, {dd, e.idx(n * kLanes)}));
+            qv.push_back(e.vload(qt, {dd, e.idx(n * e.lanes)}));
           for (int64_t row = 0; row < r; ++row) {
             Value kv =
                 e.splat(e.load(k, {bh, e.add(k0, e.add(j, e.idx(row))), dd}));
@@ -118,7 +118,7 @@ struct Kernel {
     Value iota;
     if (masked && cfg.causal) {
       SmallVector<int32_t> lanes;
-      for (int32_t l = 0; l < kLanes; ++l)
+      for (int32_t l = 0; l < e.lanes; ++l)
         lanes.push_back(l);
       iota = arith::ConstantOp::create(
           e.b, e.loc, DenseElementsAttr::get(e.ivecType(), ArrayRef(lanes)));
@@ -128,12 +128,13 @@ struct Kernel {
       Value jr = e.add(j, e.idx(row));
       for (int64_t n = 0; n < nv; ++n) {
         Value x = acc[row * nv + n];
-        Value col = e.idx(n * kLanes);
+        Value col = e.idx(n * e.lanes);
         if (masked && mt)
           x = e.fadd(x, e.vload(mt, {jr, col}));
         if (masked && cfg.causal) {
-          // Key kj is hidden from lane l (query q0 + 16n + l) when
-          // kj - off - q0 - 16n > l, or with a window when that is <= l - W.
+          // Key kj is hidden from lane l (query q0 + lanes n + l) when
+          // kj - off - q0 - lanes n > l, or with a window when that is
+          // <= l - W.
           Value t = e.toI32(e.sub(e.sub(e.add(k0, jr), off), e.add(q0, col)));
           Value ts = e.splat(t);
           Value hidden = e.cmp(arith::CmpIPredicate::sgt, ts, iota);
@@ -177,7 +178,7 @@ struct Kernel {
     sums = e.loop(e.idx(0), nk, e.idx(1), sums, [&](Value j, ValueRange a) {
       SmallVector<Value> next;
       for (int64_t n = 0; n < nv; ++n) {
-        Value col = e.idx(n * kLanes);
+        Value col = e.idx(n * e.lanes);
         Value p = e.exp2(e.fsub(e.vload(st, {j, col}), mNew[n]));
         e.vstore(p, st, {j, col});
         next.push_back(e.fadd(a[n], p));
@@ -193,13 +194,13 @@ struct Kernel {
       for (int64_t row = 0; row < r; ++row)
         for (int64_t n = 0; n < nv; ++n)
           init.push_back(
-              e.fmul(e.vload(ot, {e.add(dv0, e.idx(row)), e.idx(n * kLanes)}),
+              e.fmul(e.vload(ot, {e.add(dv0, e.idx(row)), e.idx(n * e.lanes)}),
                      alpha[n]));
       SmallVector<Value> acc =
           e.loop(e.idx(0), nk, e.idx(1), init, [&](Value j, ValueRange a) {
             SmallVector<Value> pv, next;
             for (int64_t n = 0; n < nv; ++n)
-              pv.push_back(e.vload(st, {j, e.idx(n * kLanes)}));
+              pv.push_back(e.vload(st, {j, e.idx(n * e.lanes)}));
             for (int64_t row = 0; row < r; ++row) {
               Value vv = e.splat(
                   e.load(v, {bh, e.add(k0, j), e.add(dv0, e.idx(row))}));
@@ -211,7 +212,7 @@ struct Kernel {
       for (int64_t row = 0; row < r; ++row)
         for (int64_t n = 0; n < nv; ++n)
           e.vstore(acc[row * nv + n], ot,
-                   {e.add(dv0, e.idx(row)), e.idx(n * kLanes)});
+                   {e.add(dv0, e.idx(row)), e.idx(n * e.lanes)});
     };
     Value dvr = e.sub(dv, e.rem(dv, e.idx(rows)));
     e.loop(e.idx(0), dvr, e.idx(rows), {}, [&](Value dv0, ValueRange) {
@@ -275,7 +276,7 @@ struct Kernel {
     });
     e.loop(e.idx(0), dv, e.idx(1), {}, [&](Value r, ValueRange) {
       for (int64_t n = 0; n < nv; ++n)
-        e.vstore(e.vf(0.0f), ot, {r, e.idx(n * kLanes)});
+        e.vstore(e.vf(0.0f), ot, {r, e.idx(n * e.lanes)});
       return SmallVector<Value>();
     });
     SmallVector<Value> ml(nv, e.vf(-1.0e30f));
@@ -311,14 +312,14 @@ struct Kernel {
       // Partial results of this key chunk.
       e.loop(e.idx(0), dv, e.idx(1), {}, [&](Value r, ValueRange) {
         for (int64_t n = 0; n < nv; ++n) {
-          Value col = e.idx(n * kLanes);
+          Value col = e.idx(n * e.lanes);
           e.vstore(e.vload(ot, {r, col}), opart, {task, r, col});
         }
         return SmallVector<Value>();
       });
       for (int64_t n = 0; n < nv; ++n) {
-        e.vstore(ml[n], mpart, {task, e.idx(n * kLanes)});
-        e.vstore(ml[nv + n], lpart, {task, e.idx(n * kLanes)});
+        e.vstore(ml[n], mpart, {task, e.idx(n * e.lanes)});
+        e.vstore(ml[nv + n], lpart, {task, e.idx(n * e.lanes)});
       }
       return;
     }
@@ -340,7 +341,7 @@ struct Kernel {
   void writeOut(Value ot, ArrayRef<Value> inv, Value q0, Value nq) {
     e.loop(e.idx(0), dv, e.idx(1), {}, [&](Value r, ValueRange) {
       for (int64_t n = 0; n < nv; ++n) {
-        Value col = e.idx(n * kLanes);
+        Value col = e.idx(n * e.lanes);
         e.vstore(e.fmul(e.vload(ot, {r, col}), inv[n]), ot, {r, col});
       }
       return SmallVector<Value>();
@@ -380,7 +381,7 @@ func::FuncOp transformer::buildFlashKernel(OpBuilder &b, Location loc,
   OpBuilder::InsertionGuard guard(b);
   Block *entry = func.addEntryBlock();
   b.setInsertionPointToStart(entry);
-  Emitter e{b, loc};
+  Emitter e{b, loc, cfg.lanes};
   Kernel kr{e, cfg};
   unsigned a = 0;
   kr.q = entry->getArgument(a++);
@@ -396,7 +397,7 @@ func::FuncOp transformer::buildFlashKernel(OpBuilder &b, Location loc,
   }
   kr.nv = cfg.vectors;
   kr.br = cfg.blockQ();
-  kr.rows = cfg.vectors == 1 ? 8 : 4;
+  kr.rows = cfg.keyRows;
   Value bhCount = e.dim(kr.q, 0);
   kr.sq = e.dim(kr.q, 1);
   kr.d = e.dim(kr.q, 2);
@@ -463,7 +464,7 @@ func::FuncOp transformer::buildFlashKernel(OpBuilder &b, Location loc,
         SmallVector<Value> next;
         for (int64_t n = 0; n < nv; ++n)
           next.push_back(e.fmax(
-              e.vload(kr.mpart, {e.add(first, s), e.idx(n * kLanes)}), a[n]));
+              e.vload(kr.mpart, {e.add(first, s), e.idx(n * e.lanes)}), a[n]));
         return next;
       });
       Value ot = memref::AllocaOp::create(
@@ -478,7 +479,7 @@ func::FuncOp transformer::buildFlashKernel(OpBuilder &b, Location loc,
       l = e.loop(e.idx(0), ns, e.idx(1), l, [&](Value s, ValueRange a) {
         SmallVector<Value> next;
         for (int64_t n = 0; n < nv; ++n) {
-          Value col = e.idx(n * kLanes);
+          Value col = e.idx(n * e.lanes);
           Value w =
               e.exp2(e.fsub(e.vload(kr.mpart, {e.add(first, s), col}), m[n]));
           e.vstore(w, weights, {s, col});
@@ -492,7 +493,7 @@ func::FuncOp transformer::buildFlashKernel(OpBuilder &b, Location loc,
         acc = e.loop(e.idx(0), ns, e.idx(1), acc, [&](Value s, ValueRange a) {
           SmallVector<Value> next;
           for (int64_t n = 0; n < nv; ++n) {
-            Value col = e.idx(n * kLanes);
+            Value col = e.idx(n * e.lanes);
             next.push_back(e.fma(e.vload(weights, {s, col}),
                                  e.vload(kr.opart, {e.add(first, s), r, col}),
                                  a[n]));
@@ -500,7 +501,7 @@ func::FuncOp transformer::buildFlashKernel(OpBuilder &b, Location loc,
           return next;
         });
         for (int64_t n = 0; n < nv; ++n)
-          e.vstore(acc[n], ot, {r, e.idx(n * kLanes)});
+          e.vstore(acc[n], ot, {r, e.idx(n * e.lanes)});
         return SmallVector<Value>();
       });
       SmallVector<Value> inv;

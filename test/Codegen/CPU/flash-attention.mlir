@@ -1,4 +1,5 @@
-// RUN: transformer-opt %s --transformer-mask-sparsity --transformer-cpu-flash-attention --canonicalize --cse | FileCheck %s
+// RUN: transformer-opt %s --transformer-cpu-select-target=cpu=skylake-avx512 --transformer-mask-sparsity --transformer-cpu-flash-attention --canonicalize --cse | FileCheck %s
+// RUN: transformer-opt %s --transformer-cpu-select-target=cpu=haswell --transformer-mask-sparsity --transformer-cpu-flash-attention --canonicalize --cse | FileCheck %s --check-prefix=AVX2
 // RUN: transformer-opt %s --transformer-to-llvm -o /dev/null
 
 // The flash lowering replaces the attention by a call of a kernel on the
@@ -51,6 +52,20 @@ func.func @block_diagonal(%q: tensor<128x16xf32>, %k: tensor<128x16xf32>, %v: te
 // Blocks on the diagonal: -inf where key > query.
 // CHECK: arith.cmpi sgt, %{{.*}}, %{{.*}} : vector<16xi32>
 // CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<16xi1>, vector<16xf32>
+
+// On AVX2 the kernels compute on 8 lanes (a vector<16xf32> would take two
+// ymm registers), and the score tile is 2 keys x 4 vectors of queries: per
+// step of the head dim, 4 loads of Q^T, 2 broadcast keys, 8 FMAs.
+// AVX2-NOT: vector<16xf32>
+// AVX2: func.func private @{{__transformer_flash_attention[_0-9]*}}(
+// AVX2: scf.for %{{.*}} step %c2 iter_args(
+// AVX2-NEXT: scf.for %{{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// AVX2-COUNT-4: vector.load %{{.*}} : memref<?x32xf32>, vector<8xf32>
+// AVX2: vector.broadcast %{{.*}} : f32 to vector<8xf32>
+// AVX2-COUNT-4: vector.fma %{{.*}} : vector<8xf32>
+// AVX2: vector.broadcast %{{.*}} : f32 to vector<8xf32>
+// AVX2-COUNT-4: vector.fma %{{.*}} : vector<8xf32>
+// AVX2: arith.cmpi sgt, %{{.*}}, %{{.*}} : vector<8xi32>
 
 // The block-diagonal kernel reads its class table; class 0 (M) yields the
 // running max and sum unchanged: no loads, no FLOPs.

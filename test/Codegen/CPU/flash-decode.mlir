@@ -1,5 +1,6 @@
-// RUN: transformer-opt %s --transformer-mask-sparsity --transformer-cpu-flash-attention=threads=2 --canonicalize --cse | FileCheck %s
-// RUN: transformer-opt %s --transformer-mask-sparsity --transformer-cpu-flash-attention=threads=1 --canonicalize --cse | FileCheck %s --check-prefix=ONE
+// RUN: transformer-opt %s --transformer-cpu-select-target=cpu=skylake-avx512 --transformer-mask-sparsity --transformer-cpu-flash-attention=threads=2 --canonicalize --cse | FileCheck %s
+// RUN: transformer-opt %s --transformer-cpu-select-target=cpu=skylake-avx512 --transformer-mask-sparsity --transformer-cpu-flash-attention=threads=1 --canonicalize --cse | FileCheck %s --check-prefix=ONE
+// RUN: transformer-opt %s --transformer-cpu-select-target=cpu=haswell --transformer-mask-sparsity --transformer-cpu-flash-attention=threads=2 --canonicalize --cse | FileCheck %s --check-prefix=AVX2
 // RUN: transformer-opt %s --transformer-to-llvm="threads=2" -o /dev/null
 // RUN: transformer-opt %s --transformer-to-llvm="threads=1" -o /dev/null
 // RUN: transformer-opt %s --transformer-to-llvm="threads=1" --mlir-print-ir-after=one-shot-bufferize -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUF
@@ -76,6 +77,11 @@ func.func @cache_slice(%q: tensor<1x4x1x16xf32>, %cache: tensor<2x1x4x128x16xf32
 // CHECK: memref.atomic_rmw addi %{{.*}}, %[[COUNTER]][] : (i64, memref<i64>) -> i64
 // CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23] : vector<16xf32>, vector<16xf32>
 // CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30] : vector<16xf32>, vector<16xf32>
+// On AVX2, 8 keys per vector: 8 accumulators reduced in three levels.
+// AVX2-NOT: vector<16xf32>
+// AVX2: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 8, 9, 10, 11] : vector<8xf32>, vector<8xf32>
+// AVX2: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 4, 5, 8, 9, 12, 13] : vector<8xf32>, vector<8xf32>
+// AVX2: vector.shuffle %{{.*}}, %{{.*}} [0, 2, 4, 6, 8, 10, 12, 14] : vector<8xf32>, vector<8xf32>
 // CHECK: }
 // CHECK-NOT: scf.forall
 // CHECK: scf.for

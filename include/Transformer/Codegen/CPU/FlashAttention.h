@@ -44,8 +44,13 @@ struct MaskBlocks {
 /// `[1 or BH, 1 or Sq, 1 or Sk]` and writes `out [BH, Sq, Dv]`; with `split`
 /// it takes three scratch buffers for the partial softmaxes of key chunks.
 struct FlashKernelConfig {
-  /// Vectors of 16 queries per query block (block of 16 * vectors queries).
+  /// f32 lanes of the target's vectors (16 with AVX-512, 8 with AVX2).
+  int64_t lanes = 16;
+  /// Vectors of `lanes` queries per query block (lanes * vectors queries).
   int64_t vectors = 4;
+  /// Keys per step of the score and P V register tiles (`keyRows` x
+  /// `vectors` accumulators).
+  int64_t keyRows = 4;
   /// Scale of the scores; std::nullopt: 1/sqrt(D) at run time.
   std::optional<float> scale;
   bool causal = false;
@@ -56,13 +61,15 @@ struct FlashKernelConfig {
   /// Static classes of the mask operand's blocks (from the sparsity pass).
   std::optional<MaskBlocks> maskBlocks;
 
-  int64_t blockQ() const { return 16 * vectors; }
+  int64_t blockQ() const { return lanes * vectors; }
 };
 
 /// What one decoding kernel computes (FlashDecodeKernel.cpp): the operands
 /// of FlashKernelConfig with at most kFlashDecodeMaxQueries queries (checked
 /// by the caller) and static head dims.
 struct FlashDecodeConfig {
+  /// f32 lanes of the target's vectors: keys per vector of scores.
+  int64_t lanes = 16;
   std::optional<float> scale;
   bool causal = false;
   std::optional<int64_t> window;

@@ -274,8 +274,9 @@ def TransformerCPUFlashAttentionPass
   }];
   let options = [
     Option<"threads", "threads", "unsigned", /*default=*/"0",
-           "Threads the kernel will run on (0: the machine's); decoding "
-           "shapes split their keys when more than one">,
+           "Threads the kernel will run on (0: the module's target, see "
+           "--transformer-cpu-select-target); decoding shapes split their "
+           "keys when more than one">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",
