@@ -23,6 +23,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
 #include "llvm/Transforms/Utils/SplitModule.h"
@@ -84,6 +85,16 @@ mlir::transformer::runner::getCodeGenOptLevel(unsigned optLevel) {
 
 Expected<orc::JITTargetMachineBuilder>
 mlir::transformer::runner::getTargetMachineBuilder(const CPUTarget *target) {
+  // Every JIT of the runner comes here first. The asm parser is for inline
+  // assembly in the generated code (the AVX2 8 x 8 transposes of
+  // vector.transpose's lowering); the calls are idempotent.
+  static const bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+    return true;
+  }();
+  (void)initialized;
   Expected<orc::JITTargetMachineBuilder> machine =
       orc::JITTargetMachineBuilder::detectHost();
   if (!machine || !target || target->isHost)

@@ -50,7 +50,7 @@ func.func @divisible(%a: tensor<256x512xf32>, %b: tensor<512x512xf32>) -> tensor
 }
 
 // Few rows by B indexed (n, k) (k a multiple of 16): the dot-product form
-// (lib/Codegen/CPU/DotKernel.cpp), 300 columns = one task of 256 and one of
+// (lib/Codegen/CPU/Contraction/DotKernel.cpp), 300 columns = one task of 256 and one of
 // 44 (5 register tiles of 8 and 4 single columns); with a dynamic number of
 // rows, chosen at run time (2 rows: dot form; 20: the transposed copy).
 // PY: def case_dot_rows(rng):
@@ -87,7 +87,7 @@ func.func @dot_linear(%x: tensor<1x1x64xf32>, %w: tensor<70x64xf32>, %b: tensor<
 }
 
 // One to three rows by B indexed (k, n), n a multiple of 64: the row form
-// (lib/Codegen/CPU/DotKernel.cpp), 320 columns = one task of 256 and one of
+// (lib/Codegen/CPU/Contraction/DotKernel.cpp), 320 columns = one task of 256 and one of
 // 64; with a dynamic number of rows chosen at run time (2 rows: row form; 5:
 // the register tiles).
 // PY: def case_row_dynamic_few(rng):

@@ -1,7 +1,7 @@
 // linear (x @ w^T + b, w is n x k) and matmul {transpose_b} through the CPU
 // schedule: B read through its vectorized transposed copy, and the bias,
 // GELU, residual add and scale fused into the contraction's cache tiles
-// (lib/Codegen/CPU/FuseEpilogues.cpp). Sizes that divide the tiles, odd
+// (lib/Codegen/CPU/Contraction/FuseEpilogues.cpp). Sizes that divide the tiles, odd
 // sizes (37x53x61: peeled register, transpose and epilogue tiles), dynamic
 // sizes (scalar remainders; a dynamic number of rows is not padded, the
 // rows past the last multiple of 8 are computed row by row), batched; -O2 and -O3, 1 and 2 threads. With at

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Transformer/Codegen/CPU/Passes.h"
+#include "Transformer/Codegen/CPU/Strategies.h"
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -25,8 +26,14 @@ struct SelectTargetPass
     : public transformer::impl::TransformerCPUSelectTargetPassBase<
           SelectTargetPass> {
   using Base::Base;
+  /// A target resolved by the pipeline's builder, recorded as it is.
+  explicit SelectTargetPass(const CPUTarget &target) : resolved(target) {}
 
   void runOnOperation() override {
+    if (resolved) {
+      getOperation()->setAttr(kTargetAttrName, resolved->toAttr(&getContext()));
+      return;
+    }
     llvm::Expected<CPUTarget> target =
         CPUTarget::resolve(cpu, features, threads);
     if (!target) {
@@ -35,6 +42,13 @@ struct SelectTargetPass
     }
     getOperation()->setAttr(kTargetAttrName, target->toAttr(&getContext()));
   }
+
+  std::optional<CPUTarget> resolved;
 };
 
 } // namespace
+
+std::unique_ptr<Pass>
+transformer::createTransformerCPUSelectTargetPass(const CPUTarget &target) {
+  return std::make_unique<SelectTargetPass>(target);
+}

@@ -38,7 +38,8 @@ void TransformerDialect::initialize() {
       >();
 }
 
-/// The tags of the CPU contraction schedule (lib/Codegen/CPU/Schedules).
+/// The tags of the CPU contraction schedule
+/// (lib/Codegen/CPU/Contraction/Schedules).
 static constexpr llvm::StringLiteral kContractionTags[] = {
     "mnk",       "bmnk",       "mnk_tile",       "bmnk_tile",
     "transpose", "btranspose", "transpose_tile", "btranspose_tile",

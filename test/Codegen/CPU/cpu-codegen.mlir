@@ -157,6 +157,14 @@ func.func @untagged(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x
 // CHECK:         math.fma {{.*}} : vector<1x12xf32>
 // CHECK-NOT:     math.tanh
 // CHECK-NOT:     transformer.contraction
+// On AVX2 the tiles are 8x8 (a 16x16 one took 32 ymm registers and
+// spilled), transposed with the AVX2 8x8 lowering: shuffles and blends.
+// AVX2-LABEL: func.func @transpose_and_epilogue
+// AVX2:         scf.forall (%{{.*}}) in (2) {
+// AVX2:               vector.transfer_read {{.*}} : memref<300x64xf32>, vector<8x8xf32>
+// AVX2-COUNT-8:       vector.shuffle {{.*}} : vector<8xf32>, vector<8xf32>
+// AVX2:               llvm.inline_asm asm_dialect = intel "vblendps
+// AVX2:               vector.transfer_write {{.*}} : vector<8x8xf32>, memref<64x300xf32>
 func.func @transpose_and_epilogue(%w: memref<300x64xf32>, %wt: memref<64x300xf32>, %c: memref<128x300xf32>) {
   linalg.transpose ins(%w : memref<300x64xf32>) outs(%wt : memref<64x300xf32>) permutation = [1, 0] {transformer.contraction = "transpose"}
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%c : memref<128x300xf32>) attrs = {transformer.contraction = "epilogue"} {

@@ -3,7 +3,7 @@
 // Contractions at -O2 and up: a preparation pass that tags them (C++, on
 // tensors) and a pass that applies the transform-dialect schedule (on
 // memrefs). The schedule text is embedded from
-// lib/Codegen/CPU/Schedules/contraction.mlir.
+// lib/Codegen/CPU/Contraction/Schedules/contraction.mlir.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +28,7 @@ namespace mlir::transformer {
 
 /// The smallest static row op (or fused row chain) split over the threads,
 /// in elements; smaller ones stay on the calling thread (see isWorthThreads
-/// in lib/Codegen/CPU/VectorizeRows.cpp for why 64K).
+/// in lib/Codegen/CPU/Rows/VectorizeRows.cpp for why 64K).
 constexpr int64_t kMinThreadedRowElements = int64_t(1) << 16;
 
 #define GEN_PASS_DECL

@@ -2,7 +2,7 @@
 //
 // The passes that turn linalg into fast CPU code at -O2 and up. The tiling
 // decisions themselves live in transform-dialect schedules
-// (lib/Codegen/CPU/Schedules/*.mlir), which these passes apply.
+// (lib/Codegen/CPU/Contraction/Schedules/*.mlir), which these passes apply.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,7 +65,7 @@ def TransformerCPUPrepareContractionsPass
     (or a dynamic number of rows, then checked at run time with `scf.if`)
     and a static k that is a multiple of 16 (a decode step's LM head or
     `linear`) is instead written out as vector code on tensors (the "dot"
-    form, lib/Codegen/CPU/DotKernel.cpp): blocks of 256 columns in an
+    form, lib/Codegen/CPU/Contraction/DotKernel.cpp): blocks of 256 columns in an
     `scf.forall`, 8 columns x 16 lanes of partial sums along k, A and B both
     read along their rows, B read once and never copied. Likewise
     `C[m, n] += A[m, k] * B[k, n]` with at most 3 rows and a static n that
@@ -116,7 +116,7 @@ def TransformerCPUCodegenPass
     Runs a transform-dialect schedule (its `@__transform_main` named
     sequence) on the module with the transform interpreter. By default the
     schedule is the one built into the compiler
-    (lib/Codegen/CPU/Schedules/contraction.mlir, printed by
+    (lib/Codegen/CPU/Contraction/Schedules/contraction.mlir, printed by
     `transformer-run --print-transform-schedule`): cache tiles distributed
     over threads with `scf.forall`, register tiles of 8 x 32 peeled for odd
     sizes (the rows past the last multiple of 8 as 1 x 32 tiles), vectorized

@@ -20,7 +20,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
 
-
 namespace mlir::transformer {
 #define GEN_PASS_DEF_TRANSFORMERCPUFLASHATTENTIONPASS
 #include "Transformer/Codegen/CPU/Passes.h.inc"

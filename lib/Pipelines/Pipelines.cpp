@@ -3,6 +3,7 @@
 #include "Transformer/Pipelines/Pipelines.h"
 
 #include "Transformer/Codegen/CPU/Passes.h"
+#include "Transformer/Codegen/CPU/Strategies.h"
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 #include "Transformer/Conversion/Passes.h"
 #include "Transformer/Transforms/Passes.h"
@@ -72,15 +73,26 @@ transformer::checkPipelineOptions(const TransformerPipelineOptions &opts) {
   return std::nullopt;
 }
 
-/// The target CPU, resolved once and recorded on the module for the codegen
-/// passes (lib/Codegen/CPU/Target).
-static void addSelectTarget(OpPassManager &pm,
-                            const TransformerPipelineOptions &opts) {
-  TransformerCPUSelectTargetPassOptions target;
-  target.cpu = opts.targetCpu;
-  target.features = opts.targetFeatures;
-  target.threads = getEffectiveThreads(opts);
-  pm.addPass(createTransformerCPUSelectTargetPass(target));
+/// The target CPU of the -O2 code generation, resolved once per pipeline
+/// from the options and handed to the op families' strategies
+/// (lib/Codegen/CPU). Options that do not resolve (a builder called without
+/// checkPipelineOptions) leave the resolution, and its error, to the
+/// select-target pass when the pipeline runs.
+static std::optional<CPUTarget>
+selectTarget(OpPassManager &pm, const TransformerPipelineOptions &opts) {
+  llvm::Expected<CPUTarget> target = CPUTarget::resolve(
+      opts.targetCpu, opts.targetFeatures, getEffectiveThreads(opts));
+  if (!target) {
+    llvm::consumeError(target.takeError());
+    TransformerCPUSelectTargetPassOptions select;
+    select.cpu = opts.targetCpu;
+    select.features = opts.targetFeatures;
+    select.threads = getEffectiveThreads(opts);
+    pm.addPass(createTransformerCPUSelectTargetPass(select));
+    return std::nullopt;
+  }
+  addSelectTarget(pm, *target);
+  return *target;
 }
 
 void transformer::buildTransformerToLinalgPipeline(
@@ -98,13 +110,10 @@ void transformer::buildTransformerToLinalgPipeline(
     pm.addNestedPass<func::FuncOp>(createTransformerFuseAttentionPass());
   // -O2 and up: attention as a flash kernel (lib/Codegen/CPU).
   if (opts.optLevel >= 2) {
-    addSelectTarget(pm, opts);
-    pm.addPass(createTransformerMaskSparsityPass());
-    TransformerCPUFlashAttentionPassOptions flash;
-    flash.threads = getEffectiveThreads(opts);
-    pm.addPass(createTransformerCPUFlashAttentionPass(flash));
-    // Unfused chains: masked_softmax and P @ V skip their masked blocks.
-    pm.addPass(createTransformerCPUSparseChainsPass());
+    if (std::optional<CPUTarget> target = selectTarget(pm, opts))
+      addAttentionStrategy(pm, *target);
+    else
+      return;
   }
   pm.addPass(createConvertTransformerToLinalgPass());
   // Element-wise arith/math ops on tensors, which programs may mix with the
@@ -120,16 +129,6 @@ transformer::getEffectiveThreads(const TransformerPipelineOptions &opts) {
   if (opts.threads > 0)
     return opts.threads;
   return std::max(1u, std::thread::hardware_concurrency());
-}
-
-/// -O2 and up: contractions go through the CPU transform schedule
-/// (lib/Codegen/CPU) on memrefs; its register tiles become vector FMAs.
-static void addContractionCodegen(OpPassManager &pm,
-                                  const TransformerPipelineOptions &opts) {
-  TransformerCPUCodegenPassOptions codegen;
-  codegen.schedule = opts.transformSchedule;
-  pm.addPass(createTransformerCPUCodegenPass(codegen));
-  pm.addPass(createTransformerCPUPrefetchNextKBlockPass());
 }
 
 /// The schedule's scf.forall (cache tiles) runs on OpenMP threads, or
@@ -156,21 +155,11 @@ void transformer::buildLinalgToLLVMPipeline(
     pm.addNestedPass<func::FuncOp>(createTransformerFuseElementwisePass());
   }
   bool codegen = opts.optLevel >= 2;
-  if (codegen)
-    addSelectTarget(pm, opts);
-  // Before outlining: the reshapes and pads that normalize a contraction stay
-  // in the caller, so that the kernel's accumulator buffer has no other use
-  // and its register tile can be hoisted out of the k loop.
   if (codegen) {
-    pm.addNestedPass<func::FuncOp>(
-        createTransformerCPUPrepareContractionsPass());
-    // What the prepare pass made of a loop-invariant operand (the transposed
-    // copy of a weight, a pad) leaves the loop: in a generation loop the LM
-    // head's transposed embedding table is made once, not once per token.
-    pm.addPass(createLoopInvariantCodeMotionPass());
-    // softmax and layer_norm: their reductions and element-wise ops one
-    // tile of rows at a time, as one kernel.
-    pm.addNestedPass<func::FuncOp>(createTransformerCPUFuseRowChainsPass());
+    if (!selectTarget(pm, opts))
+      return;
+    addContractionPreparation(pm);
+    addRowFusion(pm);
   }
   if (opts.optLevel >= 1)
     // One function per distinct kernel: layers share their code.
@@ -178,7 +167,7 @@ void transformer::buildLinalgToLLVMPipeline(
   // In each kernel, the element-wise ops after a contraction are fused into
   // its cache tiles.
   if (codegen)
-    pm.addNestedPass<func::FuncOp>(createTransformerCPUFuseEpiloguesPass());
+    addEpilogueFusion(pm);
 
   // MLIR 22 crashes on the bufferized form of an expand_shape group with
   // several dynamic sizes: those become tensor.reshape.
@@ -210,9 +199,8 @@ void transformer::buildLinalgToLLVMPipeline(
   // Strided copies would call the memrefCopy runtime function otherwise.
   pm.addNestedPass<func::FuncOp>(createTransformerLowerStridedCopiesPass());
   if (codegen) {
-    addContractionCodegen(pm, opts);
-    // Element-wise ops and row reductions (lib/Codegen/CPU/VectorizeRows.cpp).
-    pm.addNestedPass<func::FuncOp>(createTransformerCPUVectorizeRowsPass());
+    addContractionStrategy(pm, opts.transformSchedule);
+    addRowStrategy(pm);
   }
   // At every level, for the codegen's vectors and the program's own: what
   // convert-vector-to-llvm does not take. vector.mask and
@@ -295,6 +283,7 @@ static void registerPipeline(
 }
 
 void transformer::registerTransformerPipelines() {
+  registerCPUStrategyPipelines();
   registerPipeline("transformer-to-linalg-pipeline",
                    "Shape inference, canonicalization, attention fusion and "
                    "lowering to linalg on tensors",

@@ -14,7 +14,7 @@
 //   transformer.contraction = "btranspose"  the same, batched (3-D)
 // When B came as n x k (transpose_b, linear), the prepare pass gave the
 // contraction a transposed k x n copy, so that the register tile reads B's
-// rows contiguously; the copy is vectorized here (16 x 16 blocks transposed
+// rows contiguously; the copy is vectorized here (%lanes x %lanes blocks transposed
 // in registers). n indexes C's contiguous dimension. With at most 4 cache
 // tiles along m, `transformer-cpu-fuse-epilogues` moves the copy into the
 // cache tiles, one 256 x 256 block per k step, read while in L2:
@@ -34,8 +34,11 @@
 //                  (AVX-512: 8 x 32, 16 of the 32 zmm; AVX2: 4 x 16, 8 of
 //                  the 16 ymm); per k step 2 loads of B, m broadcasts of A,
 //                  2m FMAs
-// A schedule given with --transform-schedule may take the same parameters
-// or only the payload root.
+//   transposes     %lanes x %lanes tiles (the target's f32 lanes: 16 x 16
+//                  with AVX-512, 8 x 8 with AVX2), transposed in registers
+// A schedule given with --transform-schedule may take the payload root
+// followed by any leading part of these parameters (none, or up to all six
+// in this order).
 // B is packed: per k block, the block a cache tile reads is copied row by
 // row into a contiguous buffer, then each panel one register tile wide into
 // a panel buffer that stays in L1 while the register tiles along m read it
@@ -346,33 +349,36 @@ module attributes {transform.with_named_sequence} {
   }
 
   // B's transposed copy (k x n from n x k): blocks of 256 x 256 over the
-  // threads, 16 x 16 tiles transposed in registers (vector.shuffle), the
+  // threads, %lanes x %lanes tiles transposed in registers (vector.shuffle;
+  // 16 x 16 on AVX2 took 32 ymm registers and spilled), the
   // remainders peeled (a block of dynamic size keeps static full tiles; only
   // its last partial tiles are scalar loops). Generalized first: the casts
   // that canonicalization leaves on the static tiles fold into a
   // linalg.generic, not into a linalg.transpose.
-  transform.named_sequence @tile_transpose(%op: !transform.any_op {transform.consumed}) {
+  transform.named_sequence @tile_transpose(%op: !transform.any_op {transform.consumed},
+      %lanes: !transform.param<i64> {transform.readonly}) {
     %g = transform.structured.generalize %op : (!transform.any_op) -> !transform.any_op
     %tag = transform.param.constant "transpose" -> !transform.any_param
     transform.annotate %g "transformer.contraction" = %tag : !transform.any_op, !transform.any_param
     %t1, %forall = transform.structured.tile_using_forall %g tile_sizes [256, 256]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %t2, %r, %c = transform.structured.tile_using_for %t1 tile_sizes [16, 16]
-        : (!transform.any_op)
+    %t2, %r, %c = transform.structured.tile_using_for %t1 tile_sizes [%lanes, %lanes]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
         -> (!transform.any_op, !transform.op<"scf.for">, !transform.op<"scf.for">)
     transform.include @peel failures(suppress) (%c) : (!transform.op<"scf.for">) -> ()
     transform.include @peel failures(suppress) (%r) : (!transform.op<"scf.for">) -> ()
     transform.yield
   }
 
-  transform.named_sequence @tile_btranspose(%op: !transform.any_op {transform.consumed}) {
+  transform.named_sequence @tile_btranspose(%op: !transform.any_op {transform.consumed},
+      %lanes: !transform.param<i64> {transform.readonly}) {
     %g = transform.structured.generalize %op : (!transform.any_op) -> !transform.any_op
     %tag = transform.param.constant "btranspose" -> !transform.any_param
     transform.annotate %g "transformer.contraction" = %tag : !transform.any_op, !transform.any_param
     %t1, %forall = transform.structured.tile_using_forall %g tile_sizes [1, 256, 256]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
-    %t2, %r, %c = transform.structured.tile_using_for %t1 tile_sizes [0, 16, 16]
-        : (!transform.any_op)
+    %t2, %r, %c = transform.structured.tile_using_for %t1 tile_sizes [0, %lanes, %lanes]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
         -> (!transform.any_op, !transform.op<"scf.for">, !transform.op<"scf.for">)
     transform.include @peel failures(suppress) (%c) : (!transform.op<"scf.for">) -> ()
     transform.include @peel failures(suppress) (%r) : (!transform.op<"scf.for">) -> ()
@@ -381,25 +387,28 @@ module attributes {transform.with_named_sequence} {
 
   // B's transposed copy made per cache tile (fused into the contraction's
   // scf.forall by transformer-cpu-fuse-epilogues when there are few tiles
-  // along m): the same 16 x 16 register tiles, no threads of its own.
-  transform.named_sequence @tile_transpose_tile(%op: !transform.any_op {transform.consumed}) {
+  // along m): the same %lanes x %lanes register tiles, no threads of its
+  // own.
+  transform.named_sequence @tile_transpose_tile(%op: !transform.any_op {transform.consumed},
+      %lanes: !transform.param<i64> {transform.readonly}) {
     %g = transform.structured.generalize %op : (!transform.any_op) -> !transform.any_op
     %tag = transform.param.constant "transpose" -> !transform.any_param
     transform.annotate %g "transformer.contraction" = %tag : !transform.any_op, !transform.any_param
-    %t, %c, %r = transform.structured.tile_using_for %g tile_sizes [16, 16] interchange = [1, 0]
-        : (!transform.any_op)
+    %t, %c, %r = transform.structured.tile_using_for %g tile_sizes [%lanes, %lanes] interchange = [1, 0]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
         -> (!transform.any_op, !transform.op<"scf.for">, !transform.op<"scf.for">)
     transform.include @peel failures(suppress) (%r) : (!transform.op<"scf.for">) -> ()
     transform.include @peel failures(suppress) (%c) : (!transform.op<"scf.for">) -> ()
     transform.yield
   }
 
-  transform.named_sequence @tile_btranspose_tile(%op: !transform.any_op {transform.consumed}) {
+  transform.named_sequence @tile_btranspose_tile(%op: !transform.any_op {transform.consumed},
+      %lanes: !transform.param<i64> {transform.readonly}) {
     %g = transform.structured.generalize %op : (!transform.any_op) -> !transform.any_op
     %tag = transform.param.constant "btranspose" -> !transform.any_param
     transform.annotate %g "transformer.contraction" = %tag : !transform.any_op, !transform.any_param
-    %t, %b, %r, %c = transform.structured.tile_using_for %g tile_sizes [1, 16, 16]
-        : (!transform.any_op)
+    %t, %b, %r, %c = transform.structured.tile_using_for %g tile_sizes [1, %lanes, %lanes]
+        : (!transform.any_op, !transform.param<i64>, !transform.param<i64>)
         -> (!transform.any_op, !transform.any_op, !transform.op<"scf.for">,
             !transform.op<"scf.for">)
     transform.include @peel failures(suppress) (%c) : (!transform.op<"scf.for">) -> ()
@@ -412,7 +421,8 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly},
       %reg_m: !transform.param<i64> {transform.readonly}, %reg_n: !transform.param<i64> {transform.readonly},
       %cache_m: !transform.param<i64> {transform.readonly}, %cache_n: !transform.param<i64> {transform.readonly},
-      %cache_k: !transform.param<i64> {transform.readonly}) {
+      %cache_k: !transform.param<i64> {transform.readonly},
+      %lanes: !transform.param<i64> {transform.readonly}) {
     // 1. Tiling.
     %mnk = transform.structured.match attributes {transformer.contraction = "mnk"} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -460,25 +470,29 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     transform.foreach %tr : !transform.any_op {
     ^bb0(%op: !transform.any_op):
-      transform.include @tile_transpose failures(propagate) (%op) : (!transform.any_op) -> ()
+      transform.include @tile_transpose failures(propagate) (%op, %lanes)
+          : (!transform.any_op, !transform.param<i64>) -> ()
     }
     %btr = transform.structured.match attributes {transformer.contraction = "btranspose"} in %root
         : (!transform.any_op) -> !transform.any_op
     transform.foreach %btr : !transform.any_op {
     ^bb0(%op: !transform.any_op):
-      transform.include @tile_btranspose failures(propagate) (%op) : (!transform.any_op) -> ()
+      transform.include @tile_btranspose failures(propagate) (%op, %lanes)
+          : (!transform.any_op, !transform.param<i64>) -> ()
     }
     %tr_tile = transform.structured.match attributes {transformer.contraction = "transpose_tile"} in %root
         : (!transform.any_op) -> !transform.any_op
     transform.foreach %tr_tile : !transform.any_op {
     ^bb0(%op: !transform.any_op):
-      transform.include @tile_transpose_tile failures(propagate) (%op) : (!transform.any_op) -> ()
+      transform.include @tile_transpose_tile failures(propagate) (%op, %lanes)
+          : (!transform.any_op, !transform.param<i64>) -> ()
     }
     %btr_tile = transform.structured.match attributes {transformer.contraction = "btranspose_tile"} in %root
         : (!transform.any_op) -> !transform.any_op
     transform.foreach %btr_tile : !transform.any_op {
     ^bb0(%op: !transform.any_op):
-      transform.include @tile_btranspose_tile failures(propagate) (%op) : (!transform.any_op) -> ()
+      transform.include @tile_btranspose_tile failures(propagate) (%op, %lanes)
+          : (!transform.any_op, !transform.param<i64>) -> ()
     }
     %mnk_rows = transform.structured.match attributes {transformer.contraction = "mnk"} in %root
         : (!transform.any_op) -> !transform.any_op
@@ -572,7 +586,7 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
       transform.apply_patterns.vector.transfer_permutation_patterns
       transform.apply_patterns.vector.lower_outerproduct
-      transform.apply_patterns.vector.lower_transpose lowering_strategy = "shuffle_16x16"
+      transform.apply_patterns.vector.lower_transpose lowering_strategy = "shuffle_16x16" avx2_lowering_strategy = true
       transform.apply_patterns.vector.lower_transfer max_transfer_rank = 1
     } : !transform.any_op
     transform.yield

@@ -136,33 +136,33 @@ struct CPUCodegenPass
                          << " has no @__transform_main named sequence";
       return signalPassFailure();
     }
-    // The payload, then (when the schedule takes them) the target's tile
-    // sizes as !transform.param<i64>: register m and n, cache m, n and k.
+    // The payload, then (as many as the schedule takes) the target's tile
+    // sizes as !transform.param<i64>: register m and n, cache m, n and k,
+    // the f32 lanes. Later additions go at the end, so that a schedule
+    // written for fewer keeps working.
     CPUTarget target = CPUTarget::forOp(module);
     RegisterTile registers = target.contractionRegisterTile();
     CacheTile cache = target.contractionCacheTile();
-    SmallVector<int64_t> sizes = {registers.m, registers.n, cache.m, cache.n,
-                                  cache.k};
+    SmallVector<int64_t> sizes = {registers.m, registers.n, cache.m,
+                                  cache.n,     cache.k,     target.f32Lanes()};
     auto sequence = cast<transform::NamedSequenceOp>(entry);
     unsigned arguments = sequence.getFunctionType().getNumInputs();
-    if (arguments != 1 && arguments != 1 + sizes.size()) {
+    if (arguments < 1 || arguments > 1 + sizes.size()) {
       module.emitError() << "the transform schedule"
                          << (schedule.empty() ? "" : " '" + schedule + "'")
                          << " must take the payload root, optionally followed "
                             "by the target's tile sizes (register m, n; "
-                            "cache m, n, k: "
+                            "cache m, n, k; lanes: up to "
                          << sizes.size() << " !transform.param<i64>), got "
                          << arguments << " arguments";
       return signalPassFailure();
     }
     RaggedArray<transform::MappedValue> bindings;
     bindings.push_back(ArrayRef<transform::MappedValue>{module.getOperation()});
-    if (arguments > 1) {
-      Builder b(&getContext());
-      for (int64_t size : sizes)
-        bindings.push_back(
-            ArrayRef<transform::MappedValue>{b.getI64IntegerAttr(size)});
-    }
+    Builder b(&getContext());
+    for (int64_t size : ArrayRef(sizes).take_front(arguments - 1))
+      bindings.push_back(
+          ArrayRef<transform::MappedValue>{b.getI64IntegerAttr(size)});
     if (failed(transform::applyTransformNamedSequence(
             bindings, cast<transform::TransformOpInterface>(entry),
             **scheduleModule, transform::TransformOptions())))

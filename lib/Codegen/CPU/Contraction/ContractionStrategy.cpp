@@ -1,0 +1,32 @@
+//===- ContractionStrategy.cpp - The contraction family's passes ----------===//
+
+#include "Transformer/Codegen/CPU/Passes.h"
+#include "Transformer/Codegen/CPU/Strategies.h"
+
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::transformer;
+
+void transformer::addContractionPreparation(OpPassManager &pm) {
+  // Before outlining: the reshapes and pads that normalize a contraction
+  // stay in the caller, so that the kernel's accumulator buffer has no other
+  // use and its register tile can be hoisted out of the k loop.
+  pm.addNestedPass<func::FuncOp>(createTransformerCPUPrepareContractionsPass());
+  // What the prepare pass made of a loop-invariant operand (the transposed
+  // copy of a weight, a pad) leaves the loop: in a generation loop the LM
+  // head's transposed embedding table is made once, not once per token.
+  pm.addPass(createLoopInvariantCodeMotionPass());
+}
+
+void transformer::addEpilogueFusion(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createTransformerCPUFuseEpiloguesPass());
+}
+
+void transformer::addContractionStrategy(OpPassManager &pm,
+                                         llvm::StringRef schedule) {
+  TransformerCPUCodegenPassOptions codegen;
+  codegen.schedule = schedule.str();
+  pm.addPass(createTransformerCPUCodegenPass(codegen));
+  pm.addPass(createTransformerCPUPrefetchNextKBlockPass());
+}
