@@ -211,6 +211,15 @@ def _gpt2_param_types(d, mlp):
             "bfc": _t((mlp,)), "wpr": _t((d, mlp)), "bpr": _t((d,))}
 
 
+def _gpt2_arg(name, type_):
+    """An argument declaration: the 2-D weights are marked
+    transformer.constant (the same on every call, as a model's weights
+    are), so that their transposed copies are made on the first call only
+    (docs/performance.md)."""
+    constant = " {transformer.constant}" if name.startswith("w") else ""
+    return type_ + constant
+
+
 def _gpt2_layer_mlir(seq, d, heads, mlp, x, p, out):
     """The ops of one block from %x to %out; %p<name> are its parameters."""
     hd = d // heads
@@ -293,7 +302,7 @@ def gpt2_block(seq, rng, d=GPT2_D, heads=GPT2_HEADS, mlp=GPT2_MLP):
     params = _gpt2_params(rng, d, mlp)
     T = _gpt2_param_types(d, mlp)
     X = _t((1, seq, d))
-    args = ", ".join(["%x: " + X] + ["%%%s: %s" % (n, T[n])
+    args = ", ".join(["%x: " + X] + ["%%%s: %s" % (n, _gpt2_arg(n, T[n]))
                                       for n in _GPT2_PARAMS])
     mlir = (f"func.func @main({args}) -> {X} {{\n" +
             _gpt2_layer_mlir(seq, d, heads, mlp, "x", "", "out") +
@@ -316,7 +325,8 @@ def gpt2_stack_mlir(seq, layers, d=GPT2_D, heads=GPT2_HEADS, mlp=GPT2_MLP,
     X = _t((1, seq, d))
     args = ["%x: " + X]
     for layer in range(1 if shared else layers):
-        args += ["%%l%d_%s: %s" % (layer, n, T[n]) for n in _GPT2_PARAMS]
+        args += ["%%l%d_%s: %s" % (layer, n, _gpt2_arg(n, T[n]))
+                 for n in _GPT2_PARAMS]
     body = ""
     x = "x"
     for layer in range(layers):

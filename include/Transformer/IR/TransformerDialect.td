@@ -35,6 +35,12 @@ def Transformer_Dialect : Dialect {
     * `transformer.contraction` on a linalg op: the CPU schedule's tag, one
       of `mnk`, `bmnk`, `mnk_tile`, `bmnk_tile`, `transpose`, `btranspose`,
       `transpose_tile`, `btranspose_tile`, `epilogue` and `bepilogue`.
+
+    A function argument may carry the unit attribute `transformer.constant`:
+    the caller passes the same, unchanged data on every call (a model's
+    weights), so that `--transformer-cpu-cache-constant-weights` prepares
+    it once. It is verified to be a unit attribute on an argument of a
+    function.
   }];
   let cppNamespace = "::mlir::transformer";
   let hasConstantMaterializer = 0;
@@ -42,6 +48,8 @@ def Transformer_Dialect : Dialect {
   // `transformer.contraction` (the CPU schedule's tags) are verified wherever
   // they appear.
   let hasOperationAttrVerify = 1;
+  // `transformer.constant` on a function argument.
+  let hasRegionArgAttrVerify = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect"];
 }

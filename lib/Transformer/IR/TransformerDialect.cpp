@@ -7,6 +7,7 @@
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -44,6 +45,23 @@ static constexpr llvm::StringLiteral kContractionTags[] = {
     "mnk",       "bmnk",       "mnk_tile",       "bmnk_tile",
     "transpose", "btranspose", "transpose_tile", "btranspose_tile",
     "epilogue",  "bepilogue"};
+
+LogicalResult TransformerDialect::verifyRegionArgAttribute(
+    Operation *op, unsigned regionIndex, unsigned argIndex,
+    NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  if (name != "transformer.constant")
+    return success();
+  if (!isa<UnitAttr>(attribute.getValue()))
+    return op->emitError() << "'" << name
+                           << "' must be a unit attribute (no value), on "
+                              "argument "
+                           << argIndex;
+  if (!isa<FunctionOpInterface>(op))
+    return op->emitError() << "'" << name
+                           << "' belongs on an argument of a function";
+  return success();
+}
 
 LogicalResult
 TransformerDialect::verifyOperationAttribute(Operation *op,

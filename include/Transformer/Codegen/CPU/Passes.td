@@ -41,6 +41,47 @@ def TransformerCPUSelectTargetPass
   ];
 }
 
+def TransformerCPUCacheConstantWeightsPass
+    : Pass<"transformer-cpu-cache-constant-weights", "::mlir::ModuleOp"> {
+  let summary = "Make the transposed copy of a constant weight once, not on "
+                "every call";
+  let description = [{
+    A contraction whose B is given n x k (`transformer.linear`'s weight,
+    `matmul {transpose_b}`) reads a transposed copy that
+    `--transformer-cpu-prepare-contractions` makes on every call (a
+    `linalg.transpose` tagged `transformer.contraction = "transpose"`).
+    When B is an argument of the function that is the same on every call,
+    this pass makes the copy into a buffer of the module (a `memref.global`,
+    one per weight) on the first call and reuses it after: arguments bound
+    from a weight file (`transformer.parameter = "NAME"`, transformer-run's
+    `--parameters`) and arguments marked `transformer.constant` (a unit
+    attribute: the caller promises to pass the same, unchanged data on
+    every call).
+
+    The buffer is keyed by the argument's data pointer: a call with another
+    buffer (other weights) makes the copy again, so results stay right when
+    the weights change between calls by buffer; a caller that changes a
+    constant weight in place breaks its promise and reads the old copy. The
+    cost is the memory of one transposed copy per weight for the lifetime
+    of the compiled module (for GPT-2 small's `linear`-style weights about
+    340 MB, as much as the weights themselves). Calls of one function from
+    several threads at once must pass the same weights.
+
+    Only 2-D weights of static shape are cached; others keep the copy per
+    call.
+
+    Example: for `%w: tensor<3072x768xf32> {transformer.constant}` used by
+    `transformer.linear`, the first call transposes `%w` into
+    `@__transformer_weight_cache` and records `%w`'s pointer in
+    `@__transformer_weight_cache_key`; the next calls with the same `%w`
+    skip the copy (an `scf.if` on the pointer).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TransformerCPUPrepareContractionsPass
     : Pass<"transformer-cpu-prepare-contractions", "::mlir::func::FuncOp"> {
   let summary = "Normalize linalg contractions and tag them for the CPU "

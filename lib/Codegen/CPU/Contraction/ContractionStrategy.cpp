@@ -17,6 +17,9 @@ void transformer::addContractionPreparation(OpPassManager &pm) {
   // copy of a weight, a pad) leaves the loop: in a generation loop the LM
   // head's transposed embedding table is made once, not once per token.
   pm.addPass(createLoopInvariantCodeMotionPass());
+  // ... and the transposed copy of a weight that is the same on every call
+  // is made on the first call only.
+  pm.addPass(createTransformerCPUCacheConstantWeightsPass());
 }
 
 void transformer::addEpilogueFusion(OpPassManager &pm) {
