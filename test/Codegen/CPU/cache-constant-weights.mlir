@@ -69,3 +69,26 @@ func.func @untagged(%w: tensor<32x16xf32> {transformer.constant}) -> tensor<16x3
   %t = linalg.transpose ins(%w : tensor<32x16xf32>) outs(%e : tensor<16x32xf32>) permutation = [1, 0]
   return %t : tensor<16x32xf32>
 }
+
+// -----
+
+// The copy is made where the transpose was: in a branch (the many-rows side
+// of a dynamic row count), only when that branch runs.
+// CHECK-LABEL: func.func @in_branch(
+// CHECK:      scf.if %{{.*}} -> (tensor<16x32xf32>) {
+// CHECK:        bufferization.to_buffer %{{.*}} read_only
+// CHECK:        scf.if
+// CHECK:          linalg.transpose
+// CHECK:        bufferization.to_tensor
+// CHECK:      } else {
+func.func @in_branch(%w: tensor<32x16xf32> {transformer.constant}, %many: i1) -> tensor<16x32xf32> {
+  %r = scf.if %many -> (tensor<16x32xf32>) {
+    %e = tensor.empty() : tensor<16x32xf32>
+    %t = linalg.transpose ins(%w : tensor<32x16xf32>) outs(%e : tensor<16x32xf32>) permutation = [1, 0] {transformer.contraction = "transpose"}
+    scf.yield %t : tensor<16x32xf32>
+  } else {
+    %z = tensor.empty() : tensor<16x32xf32>
+    scf.yield %z : tensor<16x32xf32>
+  }
+  return %r : tensor<16x32xf32>
+}

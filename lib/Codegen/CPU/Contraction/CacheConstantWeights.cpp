@@ -61,11 +61,11 @@ struct CacheConstantWeightsPass
         transposes.push_back(op);
     });
     SymbolTable symbols(module);
-    // One cache per (function argument, permutation): a weight read by
-    // several contractions is copied once.
-    DenseMap<Value, Value> cached;
+    // One cache per weight and block: a weight read by several
+    // contractions of a block is copied once.
+    DenseMap<std::pair<Value, Block *>, Value> cached;
     for (linalg::TransposeOp op : transposes) {
-      Value &result = cached[op.getInput()];
+      Value &result = cached[{op.getInput(), op->getBlock()}];
       if (!result)
         result = buildCache(op, symbols);
       op.getResult().front().replaceAllUsesWith(result);
@@ -73,8 +73,9 @@ struct CacheConstantWeightsPass
     }
   }
 
-  /// At the function's entry: the cached copy of `op`'s input, made when
-  /// the cache holds another pointer's.
+  /// Where `op` was (so that a copy in a branch not taken, such as the
+  /// many-rows side of a dynamic row count, is never made): the cached copy
+  /// of `op`'s input, made when the cache holds another pointer's.
   Value buildCache(linalg::TransposeOp op, SymbolTable &symbols) {
     ModuleOp module = getOperation();
     Location loc = op.getLoc();
@@ -101,8 +102,7 @@ struct CacheConstantWeightsPass
         /*constant=*/false, IntegerAttr());
     symbols.insert(key);
 
-    auto func = op->getParentOfType<func::FuncOp>();
-    b.setInsertionPointToStart(&func.getBody().front());
+    b.setInsertionPoint(op);
     auto inBufferType =
         MemRefType::get(inType.getShape(), inType.getElementType());
     Value in =
