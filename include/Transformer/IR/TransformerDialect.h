@@ -9,4 +9,12 @@
 
 #include "Transformer/IR/TransformerOpsDialect.h.inc"
 
+namespace mlir::transformer {
+/// The unit attribute of a function argument that is the same on every call
+/// (a model's weight); verified by the dialect, read by
+/// --transformer-cpu-cache-constant-weights.
+inline constexpr llvm::StringLiteral kConstantArgAttrName =
+    "transformer.constant";
+} // namespace mlir::transformer
+
 #endif // TRANSFORMER_IR_TRANSFORMERDIALECT_H

@@ -50,7 +50,7 @@ LogicalResult TransformerDialect::verifyRegionArgAttribute(
     Operation *op, unsigned regionIndex, unsigned argIndex,
     NamedAttribute attribute) {
   StringRef name = attribute.getName().getValue();
-  if (name != "transformer.constant")
+  if (name != kConstantArgAttrName)
     return success();
   if (!isa<UnitAttr>(attribute.getValue()))
     return op->emitError() << "'" << name

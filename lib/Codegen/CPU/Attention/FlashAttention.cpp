@@ -247,20 +247,31 @@ struct FlashAttentionPass
   /// f32 lanes and vector registers of the target.
   int64_t lanes = 16, registers = 32;
 
-  func::FuncOp getKernel(const FlashKernelConfig &config, SymbolTable &symbols,
-                         llvm::StringMap<func::FuncOp> &kernels) {
-    std::string key = configKey(config);
+  /// The kernel recorded under `key`, or the one `build` makes at the end
+  /// of the module (every attention op of one configuration shares it).
+  func::FuncOp
+  getOrBuildKernel(const std::string &key, SymbolTable &symbols,
+                   llvm::StringMap<func::FuncOp> &kernels,
+                   function_ref<func::FuncOp(OpBuilder &, Location)> build) {
     auto it = kernels.find(key);
     if (it != kernels.end())
       return it->second;
     ModuleOp module = getOperation();
     OpBuilder b(module.getBodyRegion());
     b.setInsertionPointToEnd(module.getBody());
-    func::FuncOp kernel = buildFlashKernel(
-        b, module.getLoc(), "__transformer_flash_attention", config);
+    func::FuncOp kernel = build(b, module.getLoc());
     symbols.insert(kernel); // renames on clash
     kernels[key] = kernel;
     return kernel;
+  }
+
+  func::FuncOp getKernel(const FlashKernelConfig &config, SymbolTable &symbols,
+                         llvm::StringMap<func::FuncOp> &kernels) {
+    return getOrBuildKernel(
+        configKey(config), symbols, kernels, [&](OpBuilder &b, Location loc) {
+          return buildFlashKernel(b, loc, "__transformer_flash_attention",
+                                  config);
+        });
   }
 
   /// Scratch buffers of the split kernel: chunks of keys so that about 4
@@ -296,18 +307,11 @@ struct FlashAttentionPass
   func::FuncOp getDecodeKernel(const FlashDecodeConfig &config,
                                SymbolTable &symbols,
                                llvm::StringMap<func::FuncOp> &kernels) {
-    std::string key = decodeKey(config);
-    auto it = kernels.find(key);
-    if (it != kernels.end())
-      return it->second;
-    ModuleOp module = getOperation();
-    OpBuilder b(module.getBodyRegion());
-    b.setInsertionPointToEnd(module.getBody());
-    func::FuncOp kernel = buildFlashDecodeKernel(
-        b, module.getLoc(), "__transformer_flash_decode", config);
-    symbols.insert(kernel); // renames on clash
-    kernels[key] = kernel;
-    return kernel;
+    return getOrBuildKernel(decodeKey(config), symbols, kernels,
+                            [&](OpBuilder &b, Location loc) {
+                              return buildFlashDecodeKernel(
+                                  b, loc, "__transformer_flash_decode", config);
+                            });
   }
 
   void rewrite(AttentionOp op, SymbolTable &symbols,

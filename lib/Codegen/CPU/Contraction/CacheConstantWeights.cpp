@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Transformer/Codegen/CPU/Passes.h"
+#include "Transformer/IR/TransformerDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -25,8 +26,6 @@ using namespace mlir::transformer;
 
 namespace {
 
-/// The unit attribute that marks an argument as the same on every call.
-constexpr llvm::StringLiteral kConstantAttrName = "transformer.constant";
 /// The attribute of an argument bound from a weight file (the runner's
 /// kParameterAttrName, Transformer/Runner/Signature.h).
 constexpr llvm::StringLiteral kParameterAttrName = "transformer.parameter";
@@ -41,7 +40,7 @@ bool isConstantArgument(Value value) {
   if (!func || arg.getOwner() != &func.getBody().front())
     return false;
   unsigned i = arg.getArgNumber();
-  return func.getArgAttr(i, kConstantAttrName) ||
+  return func.getArgAttr(i, kConstantArgAttrName) ||
          func.getArgAttr(i, kParameterAttrName);
 }
 
