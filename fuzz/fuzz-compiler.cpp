@@ -9,7 +9,6 @@
 #include "Transformer/InitAllTransformer.h"
 #include "Transformer/Pipelines/Pipelines.h"
 #include "Transformer/Support/InputLimits.h"
-#include "Transformer/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"

@@ -35,7 +35,8 @@ void registerAllTransformer(DialectRegistry &registry);
 
 /// Registers every pass of the project: the transforms
 /// (Transformer/Transforms/Passes.h), the conversions
-/// (Transformer/Conversion/Passes.h), the pipelines and the
+/// (Transformer/Conversion/Passes.h), the codegen passes
+/// (Transformer/Codegen/{Common,CPU}/Passes.h), the pipelines and the
 /// `--convert-transformer-to-linalg` alias of `--lower-transformer`.
 void registerAllTransformerPasses();
 

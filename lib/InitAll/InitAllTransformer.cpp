@@ -3,6 +3,7 @@
 #include "Transformer/InitAllTransformer.h"
 
 #include "Transformer/Codegen/CPU/Passes.h"
+#include "Transformer/Codegen/Common/Passes.h"
 #include "Transformer/Conversion/Passes.h"
 #include "Transformer/IR/TransformerDialect.h"
 #include "Transformer/Pipelines/Pipelines.h"
@@ -74,6 +75,7 @@ void transformer::registerAllTransformer(DialectRegistry &registry) {
 
 void transformer::registerAllTransformerPasses() {
   registerTransformerPasses();
+  registerTransformerCodegenCommonPasses();
   registerTransformerConversionPasses();
   registerTransformerCodegenCPUPasses();
   PassPipelineRegistration<>(

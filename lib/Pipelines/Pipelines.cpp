@@ -5,6 +5,7 @@
 #include "Transformer/Codegen/CPU/Passes.h"
 #include "Transformer/Codegen/CPU/Strategies.h"
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"
+#include "Transformer/Codegen/Common/Passes.h"
 #include "Transformer/Conversion/Passes.h"
 #include "Transformer/Transforms/Passes.h"
 

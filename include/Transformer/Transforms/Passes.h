@@ -1,34 +1,23 @@
 //===- Passes.h - transformer passes ----------------------------*- C++ -*-===//
+//
+// The rewrites of the transformer dialect's own ops (shape inference,
+// attention fusion).
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef TRANSFORMER_TRANSFORMS_PASSES_H
 #define TRANSFORMER_TRANSFORMS_PASSES_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
 
 #include "Transformer/IR/TransformerDialect.h"
 
 namespace mlir::transformer {
-
-/// The unit argument attribute of a function that writes the argument's
-/// buffer in place and returns it uncopied
-/// (--transformer-return-in-place-arguments).
-inline constexpr llvm::StringLiteral kInPlaceAttrName = "transformer.in_place";
-
-/// A unit attribute on an op that --transformer-outline-kernels outlines as
-/// a kernel of its own, with everything nested in it (vector code written on
-/// tensors, such as the contraction prep's few-rows forms).
-inline constexpr llvm::StringLiteral kKernelRootAttrName =
-    "transformer.kernel_root";
 
 #define GEN_PASS_DECL
 #include "Transformer/Transforms/Passes.h.inc"

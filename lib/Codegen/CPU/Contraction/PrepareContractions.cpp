@@ -11,7 +11,7 @@
 #include "DotKernel.h"
 #include "Elementwise.h"
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"
-#include "Transformer/Transforms/Passes.h"
+#include "Transformer/Codegen/Common/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"

@@ -16,7 +16,7 @@
 #include "RowStructure.h"
 #include "TileTemporaries.h"
 
-#include "Transformer/Transforms/Passes.h"
+#include "Transformer/Codegen/Common/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"

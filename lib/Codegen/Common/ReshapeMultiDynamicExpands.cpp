@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Transformer/Transforms/Passes.h"
+#include "Transformer/Codegen/Common/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -14,7 +14,7 @@
 
 namespace mlir::transformer {
 #define GEN_PASS_DEF_TRANSFORMERRESHAPEMULTIDYNAMICEXPANDSPASS
-#include "Transformer/Transforms/Passes.h.inc"
+#include "Transformer/Codegen/Common/Passes.h.inc"
 } // namespace mlir::transformer
 
 using namespace mlir;

@@ -5,14 +5,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Transformer/Transforms/Passes.h"
+#include "Transformer/Codegen/Common/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 
 namespace mlir::transformer {
 #define GEN_PASS_DEF_TRANSFORMERLOWERSTRIDEDCOPIESPASS
-#include "Transformer/Transforms/Passes.h.inc"
+#include "Transformer/Codegen/Common/Passes.h.inc"
 } // namespace mlir::transformer
 
 using namespace mlir;

@@ -6,14 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Transformer/Transforms/Passes.h"
+#include "Transformer/Codegen/Common/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 namespace mlir::transformer {
 #define GEN_PASS_DEF_TRANSFORMERRETURNINPLACEARGUMENTSPASS
-#include "Transformer/Transforms/Passes.h.inc"
+#include "Transformer/Codegen/Common/Passes.h.inc"
 } // namespace mlir::transformer
 
 using namespace mlir;

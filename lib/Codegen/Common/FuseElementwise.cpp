@@ -1,13 +1,13 @@
 //===- FuseElementwise.cpp - --transformer-fuse-elementwise ---------------===//
 
-#include "Transformer/Transforms/Passes.h"
+#include "Transformer/Codegen/Common/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::transformer {
 #define GEN_PASS_DEF_TRANSFORMERFUSEELEMENTWISEPASS
-#include "Transformer/Transforms/Passes.h.inc"
+#include "Transformer/Codegen/Common/Passes.h.inc"
 } // namespace mlir::transformer
 
 using namespace mlir;

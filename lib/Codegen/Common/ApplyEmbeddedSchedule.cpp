@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Transformer/Transforms/Passes.h"
+#include "Transformer/Codegen/Common/Passes.h"
 
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
@@ -13,7 +13,7 @@
 
 namespace mlir::transformer {
 #define GEN_PASS_DEF_TRANSFORMERAPPLYEMBEDDEDSCHEDULEPASS
-#include "Transformer/Transforms/Passes.h.inc"
+#include "Transformer/Codegen/Common/Passes.h.inc"
 } // namespace mlir::transformer
 
 using namespace mlir;

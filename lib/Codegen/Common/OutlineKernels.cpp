@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Transformer/Transforms/Passes.h"
+#include "Transformer/Codegen/Common/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -22,7 +22,7 @@
 
 namespace mlir::transformer {
 #define GEN_PASS_DEF_TRANSFORMEROUTLINEKERNELSPASS
-#include "Transformer/Transforms/Passes.h.inc"
+#include "Transformer/Codegen/Common/Passes.h.inc"
 } // namespace mlir::transformer
 
 using namespace mlir;

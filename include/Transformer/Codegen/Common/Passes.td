@@ -1,0 +1,232 @@
+//===- Passes.td - target-independent codegen passes -------*- tablegen -*-===//
+//
+// The passes of the lowering that never look at a transformer op: they work
+// on the upstream dialects the transformer ops lower to (linalg, tensor,
+// memref, bufferization, the LLVM dialect) and on the program's own
+// transform scripts, for any CPU. The dialect's own rewrites are in
+// Transformer/Transforms/Passes.td; the CPU strategies in
+// Codegen/CPU/Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRANSFORMER_CODEGEN_COMMON_PASSES
+#define TRANSFORMER_CODEGEN_COMMON_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def TransformerFuseElementwisePass
+    : Pass<"transformer-fuse-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "Fuse element-wise linalg.generic chains, with a size bound";
+  let description = [{
+    Fuses a `linalg.generic` into the element-wise generic that consumes it
+    (upstream's elementwise fusion patterns), when the producer has no other
+    user and the fused body stays within `max-body-ops` operations. The
+    bound keeps compile time linear in the length of a chain: upstream's
+    `--linalg-fuse-elementwise-ops` fuses a chain of n ops into one body by
+    copying an ever-growing body n times (20,000 relus took 111 s).
+  }];
+  let options = [
+    Option<"maxBodyOps", "max-body-ops", "unsigned", /*default=*/"64",
+           "Largest fused body, in operations">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def TransformerLowerRuntimeChecksPass
+    : Pass<"transformer-lower-runtime-checks", "::mlir::ModuleOp"> {
+  let summary = "Make failed run-time checks call transformerRuntimeError";
+  let description = [{
+    Rewrites the run-time checks of the lowering (a `cf.assert` marked
+    `transformer.runtime_check`, inside the `scf.if` of its condition, after
+    the `vector.print`s of the values involved) and every other
+    `cf.assert` into a call of `transformerRuntimeError(format, values...)`
+    from the project's runtime library (libTransformerRuntime.so), which
+    reports `message (label = value, ...)` and unwinds to the runner. Other
+    `vector.print` ops are left alone: standard symbols keep their meaning.
+    Runs on loops (before `--convert-scf-to-cf`).
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect", "::mlir::scf::SCFDialect",
+    "::mlir::arith::ArithDialect"
+  ];
+}
+
+def TransformerApplyEmbeddedSchedulePass
+    : Pass<"transformer-apply-embedded-schedule", "::mlir::ModuleOp"> {
+  let summary = "Run the program's own transform script, then remove it";
+  let description = [{
+    A program written as upstream's integration tests are may carry a
+    transform-dialect script (`transform.named_sequence @__transform_main`,
+    usually in a nested `module attributes {transform.with_named_sequence}`)
+    that its test pipeline applies with `--transform-interpreter` before
+    lowering. This pass does the same: it runs `@__transform_main` on the
+    module, then erases the transform ops (what
+    `--test-transform-dialect-erase-schedule` does upstream), so that the
+    rest of the pipeline sees only the program. A module without such a
+    script is left unchanged; a script that fails is reported as the
+    interpreter reports it. The `--transformer-to-llvm` pipeline runs it
+    first.
+  }];
+}
+
+def TransformerGenerateRuntimeChecksPass
+    : Pass<"transformer-generate-runtime-checks", "::mlir::ModuleOp"> {
+  let summary = "Check upstream ops' operands at run time";
+  let description = [{
+    Asks every op that implements upstream's `RuntimeVerifiableOpInterface`
+    (linalg structured ops, tensor and memref ops: sizes that must agree,
+    indices and slices that must stay in bounds) to emit its run-time checks,
+    as `--generate-runtime-verification` does, but with a one-line message
+    that names the op and its location:
+
+    ```
+    cf.assert %ok, "linalg.generic at prog.mlir:3:8: dimension #0 of input/output operand #1 is incompatible with inferred dimension size"
+    ```
+
+    `--transformer-lower-runtime-checks` then turns the assert into a call
+    of the runtime library, which transformer-run reports as `Error: run-time
+    check failed: ...`. Ops in transform-dialect scripts are skipped. The
+    `--transformer-to-llvm` pipeline runs this pass first at opt-level 0, and
+    at the other levels with `runtime-verification=true`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect"];
+}
+
+def TransformerBufferDeallocationPass
+    : Pass<"transformer-buffer-deallocation", "::mlir::ModuleOp"> {
+  let summary = "Free the buffers bufferization allocated, not the program's";
+  let description = [{
+    Runs upstream's buffer deallocation pipeline (ownership-based
+    deallocation and its simplifications) on every function except those
+    that free memory themselves (a `memref.dealloc` in the body): a program
+    written as upstream's integration tests are, with `memref.alloc` and
+    `memref.dealloc` of its own, keeps its memory management as written,
+    where the ownership-based pass would reject its deallocations. A
+    function that frees nothing, like one that returns the buffer it
+    allocated, is handled by the pass and keeps its ABI (returned buffers
+    are owned by the caller).
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def TransformerCheckLLVMLoweringPass
+    : Pass<"transformer-check-llvm-lowering", "::mlir::ModuleOp"> {
+  let summary = "Report what did not lower to the LLVM dialect";
+  let description = [{
+    The last pass of `--transformer-to-llvm`: every op must now be in the
+    LLVM dialect (or the OpenMP dialect, which has its own translation). An
+    op that is not, usually a `builtin.unrealized_conversion_cast` left
+    between a type LLVM has and one it has not, is reported with that type,
+    at the location of the op it came from:
+
+    ```
+    prog.mlir:4:8: error: 'arith.addf' op has no lowering to LLVM for type 'vector<4xf8E4M3FN>': its element type f8E4M3FN is not supported
+    ```
+
+    instead of failing later in the translation to LLVM IR with the name of
+    a cast.
+  }];
+}
+
+def TransformerLowerStridedCopiesPass
+    : Pass<"transformer-lower-strided-copies", "::mlir::func::FuncOp"> {
+  let summary = "Turn memref.copy between non-contiguous buffers into linalg.copy";
+  let description = [{
+    `--finalize-memref-to-llvm` lowers a `memref.copy` between contiguous
+    buffers to a `memcpy`, but one that reads or writes a strided view (a
+    column block of a matrix: `tensor.extract_slice` / `tensor.insert_slice`
+    with an offset in the innermost dimension, once bufferized) to a call of
+    `memrefCopy` from `libmlir_c_runner_utils`. This pass rewrites those
+    copies into `linalg.copy`, which later passes turn into loops, so the
+    compiled code needs no runtime library for them.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def TransformerReshapeMultiDynamicExpandsPass
+    : Pass<"transformer-reshape-multi-dynamic-expands", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite expand_shape groups of several dynamic sizes into tensor.reshape";
+  let description = [{
+    A `tensor.expand_shape` that splits one dimension into several dynamic
+    ones (`tensor<?x8xf32>` into `tensor<?x?x8xf32>` with
+    `output_shape [%b, %s, 8]`) is valid, but MLIR 22's
+    `--expand-strided-metadata` crashes on the `memref.expand_shape` it
+    bufferizes into. This pass, run just before bufferization, rewrites such
+    an op into `tensor.reshape` with the output sizes as a shape tensor
+    (which bufferizes to `memref.reshape`, copying a non-contiguous source
+    first); expand_shape ops with at most one dynamic size per group are left
+    alone.
+
+    ```mlir
+    %e = tensor.expand_shape %x [[0, 1], [2]] output_shape [%b, %s, 8]
+        : tensor<?x8xf32> into tensor<?x?x8xf32>
+    // becomes
+    %shape = tensor.from_elements %b, %s, %c8 : tensor<3xindex>
+    %e = tensor.reshape %x(%shape)
+        : (tensor<?x8xf32>, tensor<3xindex>) -> tensor<?x?x8xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def TransformerReturnInPlaceArgumentsPass
+    : Pass<"transformer-return-in-place-arguments", "::mlir::ModuleOp"> {
+  let summary = "Return an argument marked transformer.in_place without a copy";
+  let description = [{
+    Runs after the buffer deallocation pipeline. A public function returns
+    buffers its caller owns, so a returned buffer that is one of the
+    function's arguments is cloned (`bufferization.clone`, later alloc +
+    copy): for a GPT-2 `@decode` step that is a copy of the whole KV cache
+    per token. An argument with the unit attribute `transformer.in_place`
+    opts out: the function writes that argument's buffer in place, and a
+    clone of it that is only returned is replaced by the argument itself, so
+    the result aliases the argument (transformer-run hands the caller the
+    input's storage as the result; a C caller must not free it twice).
+
+    ```mlir
+    func.func @decode(..., %cache: tensor<...> {transformer.in_place}) -> (..., tensor<...>)
+    ```
+  }];
+}
+
+def TransformerOutlineKernelsPass
+    : Pass<"transformer-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Move compute groups into kernel functions, one per distinct kernel";
+  let description = [{
+    Moves each group of linalg ops on tensors into a private function (a
+    kernel, marked `transformer.kernel` and `no_inline`) and replaces the
+    group with a `func.call`. Functions that are structurally equal (same
+    ops, types and attributes: `OperationEquivalence`) are created once, so
+    the layers of a model share their kernels and LLVM compiles each one
+    once, as IREE deduplicates its dispatches. An op marked with
+    the unit attribute `transformer.kernel_root` (vector code written on
+    tensors, such as the contraction prep's few-rows forms) is a kernel of
+    its own, with everything nested in it; the values it uses from above
+    become arguments.
+
+    A group is one linalg op, or a contraction (`linalg::isaContractionOpInterface`)
+    with the chain of element-wise ops that only it feeds (bias, activation,
+    residual), so that tiling can still fuse them. A `linalg.fill` or a
+    broadcast that only initialises results is cloned into the kernels it
+    initialises. The kernel recomputes `tensor.empty`, `tensor.dim`, slices,
+    reshapes, casts, scalar and splat constants and constants of up to
+    `max-cloned-constant-elements` elements; it takes every other value it
+    uses (tensors, dynamic sizes, scalars, larger constants) as an argument.
+  }];
+  let options = [
+    Option<"maxClonedConstantElements", "max-cloned-constant-elements",
+           "int64_t", /*default=*/"64",
+           "Largest non-splat constant cloned into a kernel; larger ones are "
+           "passed as arguments">
+  ];
+  let dependentDialects = [
+    "::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+#endif // TRANSFORMER_CODEGEN_COMMON_PASSES
