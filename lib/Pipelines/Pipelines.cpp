@@ -244,8 +244,10 @@ void transformer::buildLinalgToLLVMPipeline(
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
-  // After func-to-llvm: it would otherwise convert func.func itself.
-  if (codegen && getEffectiveThreads(opts) > 1)
+  // After func-to-llvm: it would otherwise convert func.func itself. The
+  // flash kernels make their omp.parallel themselves (with an `if` clause),
+  // so it runs whenever the CPU codegen does.
+  if (codegen)
     pm.addPass(createConvertOpenMPToLLVMPass());
   // Vector lowering leaves ub.poison behind.
   pm.addPass(createUBToLLVMConversionPass());

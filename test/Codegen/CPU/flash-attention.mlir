@@ -29,14 +29,15 @@ func.func @block_diagonal(%q: tensor<128x16xf32>, %k: tensor<128x16xf32>, %v: te
   return %o : tensor<128x16xf32>
 }
 
-// The causal kernel: tasks over (batch*heads, query block); the key-block
-// loop ends at the last block the query block can see, ceil((q0 + nq + Sk -
-// Sq) / 64); a block is masked only when it crosses the diagonal (its last
-// key is after the first query's position), by comparing key and query
-// positions lane by lane.
+// The causal kernel: tasks over (batch*heads, query block), taken by the
+// threads of a parallel region that forks only for 2^20 flops or more; the
+// key-block loop ends at the last block the query block can see, ceil((q0 +
+// nq + Sk - Sq) / 64); a block is masked only when it crosses the diagonal
+// (its last key is after the first query's position), by comparing key and
+// query positions lane by lane.
 // CHECK: func.func private @[[$CAUSAL]](
 // CHECK: %[[OFF:.*]] = arith.subi %[[SK:.*]], %[[SQ:.*]] : index
-// CHECK: scf.forall
+// CHECK: omp.parallel if(%{{.*}}) num_threads(%{{.*}} : i32) {
 // CHECK: %[[END:.*]] = arith.addi %[[Q0END:.*]], %[[OFF]] : index
 // CHECK: %[[HI:.*]] = arith.minsi %[[SK]], %[[END]] : index
 // CHECK: %[[HIBLOCK:.*]] = arith.ceildivsi %{{.*}}, %c64 : index

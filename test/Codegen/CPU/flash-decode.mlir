@@ -65,14 +65,16 @@ func.func @cache_slice(%q: tensor<1x4x1x16xf32>, %cache: tensor<2x1x4x128x16xf32
   return %o : tensor<1x4x1x16xf32>
 }
 
-// With two threads: one forall iteration per thread, each taking tasks
-// (head, key chunk) from a shared counter; per task and key block, the
-// scores of 16 keys are reduced into one vector (keys on the lanes) by
-// shuffles; the chunks are combined after the forall on the calling thread
-// (a plain loop, not a second parallel region).
+// With two threads: a parallel region of two threads, which forks only for
+// 2^20 flops or more (the products of every query with the keys it sees),
+// each thread taking tasks (head, key chunk) from a shared counter; per
+// task and key block, the scores of 16 keys are reduced into one vector
+// (keys on the lanes) by shuffles; the chunks are combined after the region
+// on the calling thread (a plain loop, not a second parallel region).
 // CHECK: func.func private @[[$DECODE]](
 // CHECK: %[[COUNTER:.*]] = memref.alloca() : memref<i64>
-// CHECK: scf.forall (%{{.*}}) in (2) {
+// CHECK: %[[FORK:.*]] = arith.cmpi uge, %{{.*}}, %c1048576 : index
+// CHECK: omp.parallel if(%[[FORK]]) num_threads(%c2_i32 : i32) {
 // CHECK: scf.while
 // CHECK: memref.atomic_rmw addi %{{.*}}, %[[COUNTER]][] : (i64, memref<i64>) -> i64
 // CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23] : vector<16xf32>, vector<16xf32>
@@ -82,8 +84,8 @@ func.func @cache_slice(%q: tensor<1x4x1x16xf32>, %cache: tensor<2x1x4x128x16xf32
 // AVX2: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 8, 9, 10, 11] : vector<8xf32>, vector<8xf32>
 // AVX2: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 4, 5, 8, 9, 12, 13] : vector<8xf32>, vector<8xf32>
 // AVX2: vector.shuffle %{{.*}}, %{{.*}} [0, 2, 4, 6, 8, 10, 12, 14] : vector<8xf32>, vector<8xf32>
-// CHECK: }
-// CHECK-NOT: scf.forall
+// CHECK: omp.terminator
+// CHECK-NOT: omp.parallel
 // CHECK: scf.for
 // CHECK: return
 

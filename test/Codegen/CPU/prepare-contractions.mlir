@@ -1,4 +1,5 @@
 // RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=skylake-avx512},func.func(transformer-cpu-prepare-contractions))' --split-input-file | FileCheck %s
+// RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=skylake-avx512},func.func(transformer-cpu-prepare-contractions,canonicalize))' --split-input-file | FileCheck %s --check-prefix=CANON
 // The register tile comes from the target: 4 x 16 with AVX2.
 // RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=haswell},func.func(transformer-cpu-prepare-contractions))' --split-input-file | FileCheck %s --check-prefix=AVX2
 
@@ -286,11 +287,33 @@ func.func @dynamic_rows_epilogue(%a: tensor<?x32xf32>, %b: tensor<32x128xf32>, %
 // CHECK:         scf.forall
 // CHECK:         affine.apply #[[$TASKS256]]()
 // CHECK:         scf.forall
-func.func @row_tasks(%a: tensor<1x32xf32>, %b: tensor<32x768xf32>, %c: tensor<1x768xf32>,
-                     %b2: tensor<32x1024xf32>, %c2: tensor<1x1024xf32>) -> (tensor<1x768xf32>, tensor<1x1024xf32>) {
-  %0 = linalg.matmul ins(%a, %b : tensor<1x32xf32>, tensor<32x768xf32>) outs(%c : tensor<1x768xf32>) -> tensor<1x768xf32>
-  %1 = linalg.matmul ins(%a, %b2 : tensor<1x32xf32>, tensor<32x1024xf32>) outs(%c2 : tensor<1x1024xf32>) -> tensor<1x1024xf32>
+func.func @row_tasks(%a: tensor<1x1024xf32>, %b: tensor<1024x768xf32>, %c: tensor<1x768xf32>,
+                     %b2: tensor<1024x1024xf32>, %c2: tensor<1x1024xf32>) -> (tensor<1x768xf32>, tensor<1x1024xf32>) {
+  %0 = linalg.matmul ins(%a, %b : tensor<1x1024xf32>, tensor<1024x768xf32>) outs(%c : tensor<1x768xf32>) -> tensor<1x768xf32>
+  %1 = linalg.matmul ins(%a, %b2 : tensor<1x1024xf32>, tensor<1024x1024xf32>) outs(%c2 : tensor<1x1024xf32>) -> tensor<1x1024xf32>
   return %0, %1 : tensor<1x768xf32>, tensor<1x1024xf32>
+}
+
+// -----
+
+// Less than 2^20 flops (kMinThreadedFlops) stays on the calling thread: one
+// task of all the columns, a loop of one iteration that canonicalization
+// removes (a dot form of 2 x 40 x 32 and a row form of 1 x 768 x 32).
+// CHECK-DAG:   #[[$ONE40:.*]] = affine_map<()[s0] -> (s0 ceildiv 40)>
+// CHECK-DAG:   #[[$ONE768:.*]] = affine_map<()[s0] -> (s0 ceildiv 768)>
+// CHECK-LABEL: func.func @small_one_task
+// CHECK:         affine.apply #[[$ONE40]]()
+// CHECK:         scf.forall
+// CHECK:         affine.apply #[[$ONE768]]()
+// CHECK:         scf.forall
+// CANON-LABEL: func.func @small_one_task
+// CANON-NOT:     scf.forall
+// CANON:         return
+func.func @small_one_task(%a: tensor<2x32xf32>, %b: tensor<40x32xf32>, %c: tensor<2x40xf32>,
+                          %a2: tensor<1x32xf32>, %b2: tensor<32x768xf32>, %c2: tensor<1x768xf32>) -> (tensor<2x40xf32>, tensor<1x768xf32>) {
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<2x32xf32>, tensor<40x32xf32>) outs(%c : tensor<2x40xf32>) -> tensor<2x40xf32>
+  %1 = linalg.matmul ins(%a2, %b2 : tensor<1x32xf32>, tensor<32x768xf32>) outs(%c2 : tensor<1x768xf32>) -> tensor<1x768xf32>
+  return %0, %1 : tensor<2x40xf32>, tensor<1x768xf32>
 }
 
 // -----

@@ -60,6 +60,8 @@ struct FlashKernelConfig {
   bool split = false;
   /// Static classes of the mask operand's blocks (from the sparsity pass).
   std::optional<MaskBlocks> maskBlocks;
+  /// Threads the tasks run on; they fork only for work enough (parallelFor).
+  int64_t threads = 1;
 
   int64_t blockQ() const { return lanes * vectors; }
 };
@@ -77,7 +79,7 @@ struct FlashDecodeConfig {
   std::optional<MaskBlocks> maskBlocks;
   /// Static head dims of the queries/keys and of the values.
   int64_t headDim = 0, valueDim = 0;
-  /// Threads the key chunks are made for.
+  /// Threads the key chunks are made for and run on.
   int64_t threads = 1;
 };
 

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -30,6 +31,13 @@ namespace mlir::transformer {
 /// in elements; smaller ones stay on the calling thread (see isWorthThreads
 /// in lib/Codegen/CPU/Rows/VectorizeRows.cpp for why 64K).
 constexpr int64_t kMinThreadedRowElements = int64_t(1) << 16;
+
+/// The fewest flops of a static contraction (a cache-tiled one or a few-rows
+/// dot kernel) split over the threads; smaller ones run on the calling
+/// thread. 2^20 flops are about 15 us of one core: a few times what waking
+/// the other threads and joining them costs when they spin (KMP_BLOCKTIME),
+/// and less than it costs when they sleep.
+constexpr int64_t kMinThreadedFlops = int64_t(1) << 20;
 
 #define GEN_PASS_DECL
 #include "Transformer/Codegen/CPU/Passes.h.inc"

@@ -324,6 +324,7 @@ def TransformerCPUFlashAttentionPass
                            "::mlir::func::FuncDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
+                           "::mlir::omp::OpenMPDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect",

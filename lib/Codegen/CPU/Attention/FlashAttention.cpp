@@ -159,7 +159,8 @@ std::string configKey(const FlashKernelConfig &c) {
                     (c.scale ? std::to_string(*c.scale) : "d") + "/" +
                     std::to_string(c.causal) + "/" +
                     (c.window ? std::to_string(*c.window) : "-") + "/" +
-                    std::to_string(c.hasMask) + "/" + std::to_string(c.split);
+                    std::to_string(c.hasMask) + "/" + std::to_string(c.split) +
+                    "/" + std::to_string(c.threads);
   if (c.maskBlocks)
     for (const std::string &row : c.maskBlocks->rows)
       key += "/" + row;
@@ -325,6 +326,7 @@ struct FlashAttentionPass
 
     FlashKernelConfig config;
     config.lanes = lanes;
+    config.threads = nThreads;
     config.keyRows = keyRowsFor(config.vectors, registers);
     config.scale = op.getEffectiveScale();
     config.causal = op.getCausal();

@@ -418,43 +418,11 @@ func::FuncOp transformer::buildFlashDecodeKernel(OpBuilder &b, Location loc,
     obuf = buf({kFlashDecodeMaxQueries, dvPad});
     pbuf = buf({kBlock});
   };
-  if (cfg.threads <= 1) {
-    forall(e, tasks, [&](Value t) {
-      allocBuffers();
-      runTask(t);
-    });
-  } else {
-    // One iteration per thread, each taking the next task from a shared
-    // counter until none is left: the calling thread starts at once and
-    // does more tasks while the others wake up (with a static split, the
-    // call would wait for the slowest wake-up plus a full share of work).
-    Type i64 = b.getI64Type();
-    Value counter = memref::AllocaOp::create(b, loc, MemRefType::get({}, i64));
-    memref::StoreOp::create(
-        b, loc, arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0)),
-        counter, ValueRange{});
-    Value tasks64 = arith::IndexCastOp::create(b, loc, i64, tasks);
-    forall(e, e.idx(cfg.threads), [&](Value) {
-      allocBuffers();
-      auto loop = scf::WhileOp::create(b, loc, TypeRange{i64}, ValueRange{});
-      Block *before = b.createBlock(&loop.getBefore());
-      Value next = memref::AtomicRMWOp::create(
-          b, loc, arith::AtomicRMWKind::addi,
-          arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(1)), counter,
-          ValueRange{});
-      Value more = e.cmp(arith::CmpIPredicate::slt, next, tasks64);
-      Block *after = b.createBlock(&loop.getAfter(), {}, {i64}, {loc});
-      {
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToEnd(before);
-        scf::ConditionOp::create(b, loc, more, ValueRange{next});
-      }
-      b.setInsertionPointToStart(after);
-      runTask(arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                         after->getArgument(0)));
-      scf::YieldOp::create(b, loc);
-    });
-  }
+  // The two products per key and query of the blocks some query sees.
+  Value flops =
+      e.mul(e.mul(e.mul(bhCount, kr.sq), e.mul(e.sub(bHi, bLo), e.idx(kBlock))),
+            e.idx(2 * (cfg.headDim + cfg.valueDim)));
+  parallelTasks(e, tasks, flops, cfg.threads, allocBuffers, runTask);
 
   // Combine the chunks of each (head, query) on this thread.
   e.loop(e.idx(0), bhCount, e.idx(1), {}, [&](Value bh, ValueRange) {

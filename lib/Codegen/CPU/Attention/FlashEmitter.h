@@ -4,16 +4,19 @@
 // Small helpers shared by the flash attention kernel (FlashKernel.cpp) and
 // the decoding kernel (FlashDecodeKernel.cpp): index and vector arithmetic on
 // one builder, loops and branches with values, the exp2 polynomial, and the
-// scf.forall over tasks.
+// parallel loop over tasks.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TRANSFORMER_LIB_CODEGEN_CPU_FLASHEMITTER_H
 #define TRANSFORMER_LIB_CODEGEN_CPU_FLASHEMITTER_H
 
+#include "Transformer/Codegen/CPU/Passes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
@@ -168,6 +171,71 @@ inline void forall(Emitter &e, Value count,
   memref::AllocaScopeReturnOp::create(e.b, e.loc, ValueRange{});
   e.b.setInsertionPoint(block->getTerminator());
   body(op.getInductionVars()[0]);
+}
+
+/// Runs `task` for each of `count` tasks on up to `threads` OpenMP threads,
+/// after `perThread` (the buffers a thread reuses across its tasks). Each
+/// thread of the team takes the next task from a shared counter until none
+/// is left: the calling thread starts at once and does more tasks while the
+/// others wake up (with a static split, a call would wait for the slowest
+/// wake-up plus a full share of work). The team forks only when `flops`,
+/// the kernel's work for its run-time sizes, reaches kMinThreadedFlops:
+/// below that the calling thread runs every task itself (the `if` clause of
+/// omp.parallel, a serialized region: no wake-up, no join); a decode step
+/// at a short context or a prompt of a few tokens is a few microseconds of
+/// work, less than waking a sleeping thread. With one thread, an scf.forall
+/// over the tasks, which the pipeline turns into a loop.
+inline void parallelTasks(Emitter &e, Value count, Value flops,
+                          unsigned threads,
+                          const std::function<void()> &perThread,
+                          const std::function<void(Value)> &task) {
+  if (threads <= 1)
+    return forall(e, count, [&](Value t) {
+      perThread();
+      task(t);
+    });
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
+  Type i64 = b.getI64Type();
+  Value counter = memref::AllocaOp::create(b, loc, MemRefType::get({}, i64));
+  memref::StoreOp::create(
+      b, loc, arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0)),
+      counter, ValueRange{});
+  Value count64 = arith::IndexCastOp::create(b, loc, i64, count);
+  omp::ParallelOperands clauses;
+  clauses.ifExpr =
+      e.cmp(arith::CmpIPredicate::uge, flops, e.idx(kMinThreadedFlops));
+  clauses.numThreads = arith::ConstantOp::create(
+      b, loc, b.getI32IntegerAttr(static_cast<int32_t>(threads)));
+  auto parallel = omp::ParallelOp::create(b, loc, clauses);
+  OpBuilder::InsertionGuard guard(b);
+  b.createBlock(&parallel.getRegion());
+  omp::TerminatorOp::create(b, loc);
+  b.setInsertionPointToStart(&parallel.getRegion().front());
+  auto scope = memref::AllocaScopeOp::create(b, loc, TypeRange{});
+  Block *block = b.createBlock(&scope.getBodyRegion());
+  memref::AllocaScopeReturnOp::create(b, loc, ValueRange{});
+  b.setInsertionPoint(block->getTerminator());
+  perThread();
+  auto loop = scf::WhileOp::create(b, loc, TypeRange{i64}, ValueRange{});
+  Block *before = b.createBlock(&loop.getBefore());
+  Value next = memref::AtomicRMWOp::create(
+      b, loc, arith::AtomicRMWKind::addi,
+      arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(1)), counter,
+      ValueRange{});
+  scf::ConditionOp::create(b, loc,
+                           e.cmp(arith::CmpIPredicate::slt, next, count64),
+                           ValueRange{next});
+  Block *after = b.createBlock(&loop.getAfter(), {}, {i64}, {loc});
+  // Each task in an alloca scope of its own, as the scf.forall's are.
+  auto taskScope = memref::AllocaScopeOp::create(b, loc, TypeRange{});
+  scf::YieldOp::create(b, loc);
+  b.setInsertionPointToStart(after);
+  b.createBlock(&taskScope.getBodyRegion());
+  memref::AllocaScopeReturnOp::create(b, loc, ValueRange{});
+  b.setInsertionPoint(taskScope.getBodyRegion().front().getTerminator());
+  task(arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                  after->getArgument(0)));
 }
 
 } // namespace mlir::transformer::flash

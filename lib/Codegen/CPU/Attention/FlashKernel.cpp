@@ -424,91 +424,100 @@ func::FuncOp transformer::buildFlashKernel(OpBuilder &b, Location loc,
     perHead = e.mul(nqb, ns);
   }
   Value tasks = e.mul(bhCount, perHead);
-  forall(e, tasks, [&](Value t) {
-    // Heads outermost; query blocks zig-zag (0, n-1, 1, n-2, ...) so that a
-    // static split of a causal problem gives each thread cheap and dear
-    // blocks alike.
-    kr.bh = e.div(t, perHead);
-    Value r = e.rem(t, perHead);
-    Value s = e.rem(r, ns);
-    Value z = e.div(r, ns);
-    Value half = e.div(z, e.idx(2));
-    Value qb =
-        e.sel(e.cmp(arith::CmpIPredicate::eq, e.rem(z, e.idx(2)), e.idx(0)),
-              half, e.sub(e.sub(nqb, e.idx(1)), half));
-    Value q0 = e.mul(qb, e.idx(kr.br));
-    Value nq = e.min(e.idx(kr.br), e.sub(kr.sq, q0));
-    auto [lo, hi] = kr.keyRange(q0, nq);
-    Value kbLo = e.div(lo, e.idx(kFlashBlockK));
-    Value kbHi = e.max(kbLo, e.ceilDiv(hi, e.idx(kFlashBlockK)));
-    if (cfg.split) {
-      Value per = e.ceilDiv(e.sub(kbHi, kbLo), ns);
-      Value a0 = e.min(kbHi, e.add(kbLo, e.mul(s, per)));
-      kbHi = e.min(kbHi, e.add(a0, per));
-      kbLo = a0;
-      // Partial results are indexed (bh, qb, s) in natural order.
-      t = e.add(e.mul(e.add(e.mul(kr.bh, nqb), qb), ns), s);
-    }
-    kr.task(t, q0, kbLo, kbHi);
-  });
+  // The two products per query and key (blocks a mask skips included).
+  Value flops = e.mul(e.mul(e.mul(bhCount, kr.sq), kr.sk),
+                      e.mul(e.add(kr.d, kr.dv), e.idx(2)));
+  parallelTasks(
+      e, tasks, flops, cfg.threads, [] {},
+      [&](Value t) {
+        // Heads outermost; query blocks zig-zag (0, n-1, 1, n-2, ...) so that a
+        // static split of a causal problem gives each thread cheap and dear
+        // blocks alike.
+        kr.bh = e.div(t, perHead);
+        Value r = e.rem(t, perHead);
+        Value s = e.rem(r, ns);
+        Value z = e.div(r, ns);
+        Value half = e.div(z, e.idx(2));
+        Value qb =
+            e.sel(e.cmp(arith::CmpIPredicate::eq, e.rem(z, e.idx(2)), e.idx(0)),
+                  half, e.sub(e.sub(nqb, e.idx(1)), half));
+        Value q0 = e.mul(qb, e.idx(kr.br));
+        Value nq = e.min(e.idx(kr.br), e.sub(kr.sq, q0));
+        auto [lo, hi] = kr.keyRange(q0, nq);
+        Value kbLo = e.div(lo, e.idx(kFlashBlockK));
+        Value kbHi = e.max(kbLo, e.ceilDiv(hi, e.idx(kFlashBlockK)));
+        if (cfg.split) {
+          Value per = e.ceilDiv(e.sub(kbHi, kbLo), ns);
+          Value a0 = e.min(kbHi, e.add(kbLo, e.mul(s, per)));
+          kbHi = e.min(kbHi, e.add(a0, per));
+          kbLo = a0;
+          // Partial results are indexed (bh, qb, s) in natural order.
+          t = e.add(e.mul(e.add(e.mul(kr.bh, nqb), qb), ns), s);
+        }
+        kr.task(t, q0, kbLo, kbHi);
+      });
   if (cfg.split) {
     // Combine the partial softmaxes of each (bh, query block).
-    forall(e, e.mul(bhCount, nqb), [&](Value t) {
-      kr.bh = e.div(t, nqb);
-      Value q0 = e.mul(e.rem(t, nqb), e.idx(kr.br));
-      Value nq = e.min(e.idx(kr.br), e.sub(kr.sq, q0));
-      Value first = e.mul(t, ns);
-      int64_t nv = kr.nv;
-      SmallVector<Value> m(nv, e.vf(-1.0e30f));
-      m = e.loop(e.idx(0), ns, e.idx(1), m, [&](Value s, ValueRange a) {
-        SmallVector<Value> next;
-        for (int64_t n = 0; n < nv; ++n)
-          next.push_back(e.fmax(
-              e.vload(kr.mpart, {e.add(first, s), e.idx(n * e.lanes)}), a[n]));
-        return next;
-      });
-      Value ot = memref::AllocaOp::create(
-          b, loc, MemRefType::get({dyn, kr.br}, f32), ValueRange{kr.dv},
-          ValueRange{}, b.getI64IntegerAttr(64));
-      // The weight of each part, exp2(part max - max), computed once and
-      // used for the sums and for every output row.
-      Value weights = memref::AllocaOp::create(
-          b, loc, MemRefType::get({dyn, kr.br}, f32), ValueRange{ns},
-          ValueRange{}, b.getI64IntegerAttr(64));
-      SmallVector<Value> l(nv, e.vf(0.0f));
-      l = e.loop(e.idx(0), ns, e.idx(1), l, [&](Value s, ValueRange a) {
-        SmallVector<Value> next;
-        for (int64_t n = 0; n < nv; ++n) {
-          Value col = e.idx(n * e.lanes);
-          Value w =
-              e.exp2(e.fsub(e.vload(kr.mpart, {e.add(first, s), col}), m[n]));
-          e.vstore(w, weights, {s, col});
-          next.push_back(
-              e.fma(w, e.vload(kr.lpart, {e.add(first, s), col}), a[n]));
-        }
-        return next;
-      });
-      e.loop(e.idx(0), kr.dv, e.idx(1), {}, [&](Value r, ValueRange) {
-        SmallVector<Value> acc(nv, e.vf(0.0f));
-        acc = e.loop(e.idx(0), ns, e.idx(1), acc, [&](Value s, ValueRange a) {
-          SmallVector<Value> next;
-          for (int64_t n = 0; n < nv; ++n) {
-            Value col = e.idx(n * e.lanes);
-            next.push_back(e.fma(e.vload(weights, {s, col}),
-                                 e.vload(kr.opart, {e.add(first, s), r, col}),
-                                 a[n]));
-          }
-          return next;
+    parallelTasks(
+        e, e.mul(bhCount, nqb), flops, cfg.threads, [] {},
+        [&](Value t) {
+          kr.bh = e.div(t, nqb);
+          Value q0 = e.mul(e.rem(t, nqb), e.idx(kr.br));
+          Value nq = e.min(e.idx(kr.br), e.sub(kr.sq, q0));
+          Value first = e.mul(t, ns);
+          int64_t nv = kr.nv;
+          SmallVector<Value> m(nv, e.vf(-1.0e30f));
+          m = e.loop(e.idx(0), ns, e.idx(1), m, [&](Value s, ValueRange a) {
+            SmallVector<Value> next;
+            for (int64_t n = 0; n < nv; ++n)
+              next.push_back(e.fmax(
+                  e.vload(kr.mpart, {e.add(first, s), e.idx(n * e.lanes)}),
+                  a[n]));
+            return next;
+          });
+          Value ot = memref::AllocaOp::create(
+              b, loc, MemRefType::get({dyn, kr.br}, f32), ValueRange{kr.dv},
+              ValueRange{}, b.getI64IntegerAttr(64));
+          // The weight of each part, exp2(part max - max), computed once and
+          // used for the sums and for every output row.
+          Value weights = memref::AllocaOp::create(
+              b, loc, MemRefType::get({dyn, kr.br}, f32), ValueRange{ns},
+              ValueRange{}, b.getI64IntegerAttr(64));
+          SmallVector<Value> l(nv, e.vf(0.0f));
+          l = e.loop(e.idx(0), ns, e.idx(1), l, [&](Value s, ValueRange a) {
+            SmallVector<Value> next;
+            for (int64_t n = 0; n < nv; ++n) {
+              Value col = e.idx(n * e.lanes);
+              Value w = e.exp2(
+                  e.fsub(e.vload(kr.mpart, {e.add(first, s), col}), m[n]));
+              e.vstore(w, weights, {s, col});
+              next.push_back(
+                  e.fma(w, e.vload(kr.lpart, {e.add(first, s), col}), a[n]));
+            }
+            return next;
+          });
+          e.loop(e.idx(0), kr.dv, e.idx(1), {}, [&](Value r, ValueRange) {
+            SmallVector<Value> acc(nv, e.vf(0.0f));
+            acc =
+                e.loop(e.idx(0), ns, e.idx(1), acc, [&](Value s, ValueRange a) {
+                  SmallVector<Value> next;
+                  for (int64_t n = 0; n < nv; ++n) {
+                    Value col = e.idx(n * e.lanes);
+                    next.push_back(e.fma(
+                        e.vload(weights, {s, col}),
+                        e.vload(kr.opart, {e.add(first, s), r, col}), a[n]));
+                  }
+                  return next;
+                });
+            for (int64_t n = 0; n < nv; ++n)
+              e.vstore(acc[n], ot, {r, e.idx(n * e.lanes)});
+            return SmallVector<Value>();
+          });
+          SmallVector<Value> inv;
+          for (int64_t n = 0; n < nv; ++n)
+            inv.push_back(kr.reciprocal(l[n]));
+          kr.writeOut(ot, inv, q0, nq);
         });
-        for (int64_t n = 0; n < nv; ++n)
-          e.vstore(acc[n], ot, {r, e.idx(n * e.lanes)});
-        return SmallVector<Value>();
-      });
-      SmallVector<Value> inv;
-      for (int64_t n = 0; n < nv; ++n)
-        inv.push_back(kr.reciprocal(l[n]));
-      kr.writeOut(ot, inv, q0, nq);
-    });
   }
   func::ReturnOp::create(b, loc);
   return func;

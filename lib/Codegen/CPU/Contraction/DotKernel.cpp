@@ -2,6 +2,7 @@
 
 #include "DotKernel.h"
 
+#include "Transformer/Codegen/CPU/Passes.h"
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -31,16 +32,27 @@ constexpr int64_t kRowTileColumns = 64;
 } // namespace
 
 namespace {
-/// Columns per task for `result` (rows x columns): kColumnsPerTask,
-/// halved (down to kMinColumnsPerTask) while a static width makes an odd
-/// number of tasks. Two threads then share the work evenly: a decode
-/// step's 768-column projections made 3 tasks of 256, one thread doing two
-/// while the other waited.
-int64_t getColumnsPerTask(Value result) {
-  int64_t width = cast<ShapedType>(result.getType()).getDimSize(1);
+/// Columns per task for `op`'s result (rows x columns): all of them (one
+/// task, on the calling thread) when the static sizes make fewer than
+/// kMinThreadedFlops; otherwise kColumnsPerTask, halved (down to
+/// kMinColumnsPerTask) while a static width makes an odd number of tasks.
+/// Two threads then share the work evenly: a decode step's 768-column
+/// projections made 3 tasks of 256, one thread doing two while the other
+/// waited.
+int64_t getColumnsPerTask(linalg::LinalgOp op) {
+  auto resultType = cast<ShapedType>(op.getDpsInits()[0].getType());
+  int64_t width = resultType.getDimSize(1);
   int64_t perTask = kColumnsPerTask;
   if (ShapedType::isDynamic(width))
     return perTask;
+  // Flops, counted up to kMinThreadedFlops (a dynamic size counts as more).
+  int64_t flops = 2;
+  for (int64_t range : op.getStaticLoopRanges())
+    flops = ShapedType::isDynamic(range) || range >= kMinThreadedFlops
+                ? kMinThreadedFlops
+                : std::min(flops * range, kMinThreadedFlops);
+  if (flops < kMinThreadedFlops)
+    return std::max<int64_t>(width, 1);
   while (perTask > kMinColumnsPerTask &&
          llvm::divideCeil(width, perTask) % 2 == 1)
     perTask /= 2;
@@ -102,7 +114,7 @@ Value transformer::buildDotKernel(OpBuilder &b, linalg::LinalgOp op) {
   Value c0 = index(b, 0), c1 = index(b, 1);
   Value rows = tensor::DimOp::create(b, loc, acc, 0);
   Value columns = tensor::DimOp::create(b, loc, acc, 1);
-  int64_t perTask = getColumnsPerTask(acc);
+  int64_t perTask = getColumnsPerTask(op);
   Value zeros = arith::ConstantOp::create(
       b, loc, lanesType, DenseElementsAttr::get(lanesType, 0.0f));
   Value padding = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
@@ -227,7 +239,7 @@ Value transformer::buildRowKernel(OpBuilder &b, linalg::LinalgOp op) {
   Value c0 = index(b, 0), c1 = index(b, 1);
   Value rows = tensor::DimOp::create(b, loc, acc, 0);
   Value columns = tensor::DimOp::create(b, loc, acc, 1);
-  int64_t perTask = getColumnsPerTask(acc);
+  int64_t perTask = getColumnsPerTask(op);
   Value depth = tensor::DimOp::create(b, loc, lhs, 1);
   Value padding = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   SmallVector<bool> inBounds = {true};

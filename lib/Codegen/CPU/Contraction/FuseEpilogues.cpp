@@ -86,14 +86,8 @@ std::pair<int64_t, int64_t> getBalancedCacheTile(ArrayRef<int64_t> shape,
   return {tileM, tileN};
 }
 
-/// Contractions of fewer flops run on the calling thread: about 15 us of
-/// one core, a few times what waking the other threads and joining them
-/// costs when they spin (KMP_BLOCKTIME) and less than it costs when they
-/// sleep.
-constexpr int64_t kMinThreadedFlops = 1 << 20;
-
-/// Whether `contraction` (static sizes) has work enough for the threads; a
-/// dynamic size counts as enough.
+/// Whether `contraction` (static sizes) has kMinThreadedFlops of work or
+/// more, enough for the threads; a dynamic size counts as enough.
 bool isWorthThreads(linalg::LinalgOp contraction) {
   int64_t flops = 2;
   for (int64_t range : contraction.getStaticLoopRanges()) {
