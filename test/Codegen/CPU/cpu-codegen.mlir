@@ -1,6 +1,6 @@
 // The built-in CPU schedule on tagged contractions (bufferized IR).
 // RUN: transformer-opt %s --transformer-cpu-select-target=cpu=skylake-avx512 --transformer-cpu-codegen --split-input-file | FileCheck %s
-// The tiles come from the target: AVX2 (16 ymm registers) gets 4x16.
+// The tiles come from the target: AVX2 (16 ymm registers) gets 6x16.
 // RUN: transformer-opt %s --transformer-cpu-select-target=cpu=haswell --transformer-cpu-codegen --split-input-file | FileCheck %s --check-prefix=AVX2
 
 // Cache tiles 128x256 over threads, k in blocks of 128 (skylake-avx512's
@@ -42,11 +42,11 @@
 // AVX2:           scf.for {{.*}} step %c256
 // AVX2:             scf.for {{.*}} step %c16
 // AVX2:               memref.view {{.*}} to memref<256x16xf32>
-// AVX2:               scf.for {{.*}} step %c4
-// AVX2:                 scf.for {{.*}} iter_args({{.*}}) -> (vector<4x16xf32>) {
-// AVX2-COUNT-4:           vector.fma {{.*}} : vector<16xf32>
+// AVX2:               scf.for {{.*}} step %c6
+// AVX2:                 scf.for {{.*}} iter_args({{.*}}) -> (vector<6x16xf32>) {
+// AVX2-COUNT-6:           vector.fma {{.*}} : vector<16xf32>
 // AVX2-NOT:               vector.fma
-// AVX2:                   scf.yield {{.*}} : vector<4x16xf32>
+// AVX2:                   scf.yield {{.*}} : vector<6x16xf32>
 func.func @divisible(%a: memref<1024x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<1024x1024xf32>) {
   linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : memref<1024x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<1024x1024xf32>)
   return

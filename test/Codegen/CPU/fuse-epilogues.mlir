@@ -45,7 +45,7 @@ func.func @linear_gelu(%x: tensor<128x768xf32>, %w: tensor<768x3072xf32>, %b: te
 // sizes: the fill, the contraction, the add and the scale in one tile.
 // CHECK-LABEL: func.func @residual_scale
 // CHECK-SAME:    %[[R:[a-z0-9]+]]: tensor<?x?xf32>
-// CHECK:         scf.forall {{.*}} step (128, 256)
+// CHECK:         scf.forall {{.*}} step (132, 256)
 // CHECK:           %[[RS:.*]] = tensor.extract_slice %[[R]]
 // CHECK:           %[[F:.*]] = linalg.fill {transformer.contraction = "epilogue"}
 // CHECK:           %[[C:.*]] = linalg.matmul {transformer.contraction = "mnk_tile"} {{.*}} outs(%[[F]] :
@@ -85,10 +85,11 @@ func.func @residual_scale(%r: tensor<?x?xf32>, %a: tensor<?x?xf32>, %b: tensor<?
 // epilogue with math.erf (exact GELU) is fused and tagged for vectorization
 // (transformer-cpu-codegen makes erf a polynomial). A batched contraction
 // gets one batch per tile. Both have fewer than 2^20 flops: their tiles are
-// plain loops (the calling thread runs them), not an scf.forall.
+// plain loops (the calling thread runs them), not an scf.forall, of one
+// tile each (the problem is smaller than the cache tile).
 // CHECK-LABEL: func.func @shared_result
 // CHECK-NOT:     scf.forall
-// CHECK:         %[[R:.*]] = scf.for {{.*}} step %c128
+// CHECK:         %[[R:.*]] = scf.for {{.*}} step %c64
 // CHECK:           linalg.contract {{.*}}"mnk_tile"
 // CHECK-NOT:       math.tanh
 // CHECK:         }
@@ -109,7 +110,7 @@ func.func @shared_result(%x: tensor<64x32xf32>, %w: tensor<32x48xf32>, %acc: ten
 
 // CHECK-LABEL: func.func @erf_batched
 // CHECK-NOT:     scf.forall
-// CHECK:         scf.for {{.*}} step %c128
+// CHECK:         scf.for {{.*}} step %c64
 // CHECK:           linalg.batch_matmul {transformer.contraction = "bmnk_tile"}
 // CHECK:           linalg.generic {{.*}} attrs = {transformer.contraction = "bepilogue"}
 // CHECK:             math.erf
@@ -149,13 +150,13 @@ func.func @balanced_nine_tiles(%a: tensor<128x64xf32>, %b: tensor<64x2304xf32>, 
 
 // -----
 
-// Too few columns to split (64: one tile), 3 tiles along m (384 rows): the
-// m tile is halved instead (6 tiles of 64 x 256).
+// Too few columns to split (64: one tile), 3 tiles along m (396 rows, 3 x
+// 132): the m tile is halved instead (6 tiles of 66 x 64).
 // CHECK-LABEL: func.func @balanced_rows
-// CHECK:         scf.forall ({{.*}}) = (0, 0) to (384, 64) step (64, 256)
-func.func @balanced_rows(%a: tensor<384x64xf32>, %b: tensor<64x64xf32>, %c: tensor<384x64xf32>) -> tensor<384x64xf32> {
-  %0 = linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : tensor<384x64xf32>, tensor<64x64xf32>) outs(%c : tensor<384x64xf32>) -> tensor<384x64xf32>
-  return %0 : tensor<384x64xf32>
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (396, 64) step (66, 64)
+func.func @balanced_rows(%a: tensor<396x64xf32>, %b: tensor<64x64xf32>, %c: tensor<396x64xf32>) -> tensor<396x64xf32> {
+  %0 = linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : tensor<396x64xf32>, tensor<64x64xf32>) outs(%c : tensor<396x64xf32>) -> tensor<396x64xf32>
+  return %0 : tensor<396x64xf32>
 }
 
 // -----
@@ -210,7 +211,7 @@ func.func @linear_transposed_once(%x: tensor<640x768xf32>, %w: tensor<512x768xf3
 // A dynamic number of rows with 3 column tiles (768): tiles of 128 columns,
 // so that 128 rows make 6 tasks for two threads rather than 3.
 // CHECK-LABEL: func.func @dynamic_rows_three_column_tiles
-// CHECK:         scf.forall ({{.*}}) = (0, 0) to (%{{.*}}, 768) step (128, 128)
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (%{{.*}}, 768) step (132, 128)
 func.func @dynamic_rows_three_column_tiles(%x: tensor<?x3072xf32>, %w: tensor<3072x768xf32>) -> tensor<?x768xf32> {
   %cst = arith.constant 0.0 : f32
   %c0 = arith.constant 0 : index
@@ -231,7 +232,7 @@ func.func @dynamic_rows_three_column_tiles(%x: tensor<?x3072xf32>, %w: tensor<30
 // CHECK-LABEL: func.func @dynamic_rows_epilogue
 // CHECK-SAME:    %{{[a-z0-9]+}}: tensor<?x64xf32>, %{{[a-z0-9]+}}: tensor<64x256xf32>, %[[ACC:[a-z0-9]+]]: tensor<?x256xf32>
 // CHECK:         %[[M:.*]] = tensor.dim %[[ACC]], %c0
-// CHECK:         scf.forall ({{.*}}) = (0, 0) to (%[[M]], 256) step (128, 128) shared_outs(%{{.*}} = %[[ACC]])
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (%[[M]], 256) step (132, 128) shared_outs(%{{.*}} = %[[ACC]])
 // CHECK:           linalg.contract {{.*}} {transformer.contraction = "mnk_tile"}
 // CHECK:           linalg.generic {{.*}} attrs = {transformer.contraction = "epilogue"}
 // CHECK-NOT:     linalg.contract
@@ -248,9 +249,9 @@ func.func @dynamic_rows_epilogue(%x: tensor<?x64xf32>, %w: tensor<64x256xf32>, %
 // -----
 
 // A dynamic number of rows and one column tile that cannot be split (64
-// columns): tiles of 64 rows, once.
+// columns, the whole width): tiles of half the rows (66), once.
 // CHECK-LABEL: func.func @dynamic_rows_narrow
-// CHECK:         scf.forall ({{.*}}) = (0, 0) to (%{{.*}}, 64) step (64, 256)
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (%{{.*}}, 64) step (66, 64)
 func.func @dynamic_rows_narrow(%x: tensor<?x64xf32>, %w: tensor<64x64xf32>, %acc: tensor<?x64xf32>) -> tensor<?x64xf32> {
   %y = linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {transformer.contraction = "mnk"} ins(%x, %w : tensor<?x64xf32>, tensor<64x64xf32>) outs(%acc : tensor<?x64xf32>) -> tensor<?x64xf32>
   return %y : tensor<?x64xf32>

@@ -23,12 +23,12 @@ func.func @attention(%q: tensor<1x4x256x64xf32>, %k: tensor<1x4x256x64xf32>, %v:
 
 // -----
 
-// A tagged contraction on buffers: the schedule with haswell's 4 x 16
+// A tagged contraction on buffers: the schedule with haswell's 6 x 16
 // register tiles.
 // CON-LABEL: func.func @contraction
 // CON: scf.forall
-// CON: scf.for {{.*}} iter_args({{.*}}) -> (vector<4x16xf32>) {
-// CON-COUNT-4: vector.fma {{.*}} : vector<16xf32>
+// CON: scf.for {{.*}} iter_args({{.*}}) -> (vector<6x16xf32>) {
+// CON-COUNT-6: vector.fma {{.*}} : vector<16xf32>
 // CON-NOT: transformer.contraction
 func.func @contraction(%a: memref<256x256xf32>, %b: memref<256x256xf32>, %c: memref<256x256xf32>) {
   linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : memref<256x256xf32>, memref<256x256xf32>) outs(%c : memref<256x256xf32>)

@@ -26,7 +26,7 @@ def TransformerCPUSelectTargetPass
 
     Example: `--transformer-cpu-select-target="cpu=haswell"` records
     `{cpu = "haswell", isa = ["avx2", "fma"], vector_bits = 256,
-    vector_registers = 16, ...}`; the contraction then gets 4 x 16 register
+    vector_registers = 16, ...}`; the contraction then gets 6 x 16 register
     tiles instead of AVX-512's 8 x 32.
   }];
   let options = [
@@ -121,10 +121,11 @@ def TransformerCPUPrepareContractionsPass
     that `transformer-cpu-fuse-epilogues` fuses them into the register-tile
     branch's cache tiles.
 
-    A static m and an odd or dynamic n are padded with zeros to multiples of
-    the 8 x 32 register tile (`linalg::rewriteAsPaddedOp`); a dynamic m is
-    not: the schedule runs the rows past the last multiple of 8 as 1 x 32
-    tiles. A padded result that the program casts to an unranked tensor (to
+    An odd or dynamic n is padded with zeros to a multiple of the register
+    tile's n (32 with AVX-512, `linalg::rewriteAsPaddedOp`); m is not: the
+    schedule runs the rows past the last multiple of the register tile's m
+    (8 with AVX-512, 6 with AVX2) as 1 x n tiles, where a pad would copy A
+    and keep the epilogue out of the cache tiles. A padded result that the program casts to an unranked tensor (to
     print it with `printMemrefF32`) is copied to a dense tensor first
     (`bufferization.alloc_tensor ... copy(...)`), so the callee sees the
     strides of the unpadded result.

@@ -102,12 +102,16 @@ bool isWorthThreads(linalg::LinalgOp contraction) {
 
 /// The largest multiple of `multiple` from `tile` down to `tile` / 2 that
 /// divides a static `size`, or `tile` when none does (or the size is
-/// dynamic, or `tile` already divides it). A cache tile that divides the
-/// problem has a static size in every task: a remainder tile's dynamic size
-/// would make its packing copies masked and its register tiles' remainders
-/// scalar (N = 1040: tiles of 208 rather than 4 of 256 and one of 16).
+/// dynamic, or `tile` already divides it); a static size up to `tile`
+/// itself. A cache tile that divides the problem has a static size in every
+/// task: a remainder tile's dynamic size would make its packing copies
+/// masked and its register tiles' remainders scalar (N = 1040: tiles of 208
+/// rather than 4 of 256 and one of 16; M = 128 with 6-row register tiles:
+/// one tile of 128 rows, not of min(132, 128 - i)).
 int64_t getDividingTile(int64_t size, int64_t tile, int64_t multiple) {
-  if (ShapedType::isDynamic(size) || size <= tile || size % tile == 0)
+  if (!ShapedType::isDynamic(size) && size <= tile)
+    return size;
+  if (ShapedType::isDynamic(size) || size % tile == 0)
     return tile;
   for (int64_t t = tile - tile % multiple; t >= tile / 2 && t > 0;
        t -= multiple)

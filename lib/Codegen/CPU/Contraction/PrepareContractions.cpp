@@ -77,13 +77,14 @@ getCanonicalLoopGroups(linalg::LinalgOp op) {
 }
 
 /// The register tile of the CPU schedule (Schedules/contraction.mlir, its
-/// sizes from the target: CPUTarget::contractionRegisterTile): a static m
-/// and n are padded to multiples of it so that every register tile is full
-/// and vectorized. A dynamic m is not: the schedule computes the rows past
-/// the last multiple of the tile's m row by row (static 1 x n tiles, also
+/// sizes from the target: CPUTarget::contractionRegisterTile): n is padded
+/// to a multiple of it so that every register tile is full and vectorized.
+/// m, static or dynamic, is not: the schedule computes the rows past the
+/// last multiple of the tile's m row by row (static 1 x n tiles, also
 /// vectorized), where a pad would copy A and the accumulator on every call
 /// and keep the epilogue out of the cache tiles (the slice of the padded
-/// result lies between them).
+/// result lies between them). With 6-row tiles a GPT-2 block at 128 tokens
+/// was 3-4% faster unpadded on Zen 3 (128 rows: 21 full tiles and 2 rows).
 
 /// A cast of a padded result's slice to an unranked tensor (which a program
 /// passes to `printMemrefF32`) would carry the padded buffer's strides into
@@ -105,15 +106,14 @@ void densifyUnrankedCasts(IRRewriter &rewriter, ValueRange slices) {
 }
 
 /// Pads the loops of a tagged contraction with zeros up to multiples of the
-/// register tile when they are not known to be: n when odd or dynamic, m
-/// when odd. The padded op computes into a padded result whose slice
+/// register tile when they are not known to be: n when odd or dynamic (m
+/// never, see above). The padded op computes into a padded result whose slice
 /// replaces the original; the padding costs one copy of the operands, far
 /// less than the scalar remainder loops it removes. Returns the op to tag.
 linalg::LinalgOp padToRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp op,
                                     int64_t mLoop, RegisterTile tile) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<int64_t> multiples(ranges.size(), 1);
-  multiples[mLoop] = ShapedType::isDynamic(ranges[mLoop]) ? 0 : tile.m;
   multiples[mLoop + 1] = tile.n;
   bool needed = false;
   for (auto [range, multiple] : llvm::zip(ranges, multiples))

@@ -37,6 +37,12 @@ struct RegisterTile {
   int64_t m = 0, n = 0;
 };
 
+/// The most rows of a contraction's register tile. Two FMA pipes with a
+/// latency of 4 cycles keep 8 accumulators in flight; 8 rows of two vectors
+/// (16 accumulators) hide that twice over, and more rows would only lengthen
+/// the remainder of an m that is not a multiple of them.
+constexpr int64_t kMaxRegisterTileRows = 8;
+
 /// A cache tile: `m` x `n` of C per unit of work for the threads, `k` the
 /// depth of one block of A and B.
 struct CacheTile {
@@ -92,8 +98,8 @@ struct CPUTarget {
   /// f32 values per vector register.
   int64_t f32Lanes() const { return vectorBits / 32; }
   /// The contraction's register tile: two vectors along n, and as many rows
-  /// (a power of two) as leave registers for B's two vectors and A's
-  /// broadcast: 8 x 32 with 32 zmm registers, 4 x 16 with 16 ymm.
+  /// (up to kMaxRegisterTileRows) as leave registers for B's two vectors and
+  /// A's broadcast: 8 x 32 with 32 zmm registers, 6 x 16 with 16 ymm.
   RegisterTile contractionRegisterTile() const;
   /// The contraction's cache tile: k such that a register tile's packed
   /// panel of B (k x n) fills at most half the L1, n such that a k x n block

@@ -24,14 +24,15 @@
 // The tiling numbers come from the target (the module's transformer.target,
 // lib/Codegen/CPU/Target/CPUTarget.cpp) as the parameters of
 // @__transform_main; `transformer-run --print-target` shows them:
-//   cache tile     m %cache_m (128), n %cache_n, k %cache_k: a k x n block of
+//   cache tile     m %cache_m (128, or 132 for 6-row register tiles), n
+//                  %cache_n, k %cache_k: a k x n block of
 //                  B stays in half the L2, a register tile's k x n panel of
 //                  B in half the L1 (AVX-512 with a 32 KiB L1: 256 x 128,
 //                  AVX2: 256 x 256); m x n tiles are the units of work for
 //                  the threads
 //   register tile  m %reg_m, n %reg_n, k 1: two vectors along n and as many
 //                  rows as leave room for B's two vectors and A's broadcast
-//                  (AVX-512: 8 x 32, 16 of the 32 zmm; AVX2: 4 x 16, 8 of
+//                  (AVX-512: 8 x 32, 16 of the 32 zmm; AVX2: 6 x 16, 12 of
 //                  the 16 ymm); per k step 2 loads of B, m broadcasts of A,
 //                  2m FMAs
 //   transposes     %lanes x %lanes tiles (the target's f32 lanes: 16 x 16
@@ -43,8 +44,8 @@
 // row into a contiguous buffer, then each panel one register tile wide into
 // a panel buffer that stays in L1 while the register tiles along m read it
 // (the codegen pass allocates both once per cache tile).
-// The prepare pass pads n, and a static m, to multiples of the register tile.
-// A dynamic m (the tokens of a prompt) is not padded: the register tiles'
+// The prepare pass pads n to a multiple of the register tile. m (static, or
+// the dynamic tokens of a prompt) is not padded: the register tiles'
 // loop along m is peeled, and its remainder of fewer than %reg_m rows is
 // computed row by row (1 x %reg_n tiles, static, vectorized; slower than
 // full tiles). Cache tiles that do not divide the problem are peeled the
