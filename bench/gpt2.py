@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """GPT-2 small end to end (random weights, batch 1) against PyTorch run the
-way its users run it (a cache of past keys and values for decoding).
+way its users run it (a cache of past keys and values for decoding), and
+against llama.cpp (f32, flash attention on) with the same weights.
 
 Rows: prefill at 128 and 512 tokens; one decode step at context 128 and 512;
 generate 128 tokens after a 32-token prompt (tokens/s); compile time of the
 module (@prefill); peak resident memory of generation against the weights
-file. Medians of a few calls; PyTorch at 1 and 2 threads, the best counted.
+file. Medians of a few calls; PyTorch and llama.cpp at 1 and 2 threads, the
+best counted.
 
 Usage: bench/gpt2.py [--workdir DIR] [--reps N] [--flags "-O3"] [--quick]
-(transformer-translate and transformer-run from build/bin).
+                     [--llama-bench PATH | --llama-bench auto]
+(transformer-translate and transformer-run from build/bin; `auto` builds
+llama-bench with bench/llama-cpp.sh, from npm's node-llama-cpp source).
 """
 
 import argparse
@@ -22,6 +26,7 @@ import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "test", "lib"))
+import gguf_writer  # noqa: E402
 import gpt2_reference  # noqa: E402
 
 BIN = os.path.join(ROOT, "build", "bin")
@@ -52,13 +57,54 @@ def torch_time(fn, reps):
     return float(np.median(times))
 
 
+def llama_cpp(args, weights, cfg, lengths):
+    """llama-bench's times in ms for the rows of the table (best of 1 and 2
+    threads): prefill n, a decode step at context n (the mean of 16 steps
+    after a cache of n), generate 128 after a prompt of 32."""
+    import json
+    gguf = os.path.join(args.workdir, "gpt2-f32.gguf")
+    if not os.path.exists(gguf):
+        gguf_writer.write_gpt2(gguf, cfg, weights)
+    common = [args.llama_bench, "-m", gguf, "-t", "1,2", "-fa", "1", "-o", "json",
+              "-r", str(max(args.reps, 3))]
+
+    def run(extra):
+        out = subprocess.run(common + extra, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        if out.returncode != 0:
+            sys.exit("llama-bench failed:\n" + out.stderr[-2000:])
+        return json.loads(out.stdout)
+
+    times = {}
+    sizes = ",".join(str(n) for n in lengths)
+    def best(key, ms):
+        times[key] = min(times.get(key, 1e30), ms)
+
+    # Each run names its tests alone (-p 0 / -n 0 turn the defaults off).
+    for r in run(["-p", sizes, "-n", "0"]):
+        if r["n_gen"] == 0:
+            best("prefill %d" % r["n_prompt"], r["avg_ns"] / 1e6)
+    for r in run(["-p", "0", "-n", "16", "-d", sizes]):
+        if r["n_prompt"] == 0 and r["n_gen"] == 16:
+            best("decode step at %d" % r["n_depth"], r["avg_ns"] / 1e6 / 16)
+    for r in run(["-p", "0", "-n", "0", "-pg", "32,128"]):
+        if r["n_prompt"] == 32 and r["n_gen"] == 128:
+            best("generate 128 after 32 (ms)", r["avg_ns"] / 1e6)
+    return times
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--workdir", default="/tmp/transformer-bench-gpt2")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--flags", default="")
     parser.add_argument("--quick", action="store_true", help="128 only")
+    parser.add_argument("--llama-bench", default="",
+                        help="llama.cpp's llama-bench for a baseline column ('auto' builds it)")
     args = parser.parse_args()
+    if args.llama_bench == "auto":
+        args.llama_bench = subprocess.check_output(
+            ["bash", os.path.join(ROOT, "bench", "llama-cpp.sh")], text=True).strip()
     os.makedirs(args.workdir, exist_ok=True)
     args.mlir = os.path.join(args.workdir, "gpt2.mlir")
     args.weights = os.path.join(args.workdir, "gpt2.safetensors")
@@ -116,10 +162,19 @@ def main():
     tt = torch_best(lambda: model.generate(prompt, 128))
     rows.append(("generate 128 after 32 (ms)", t, tt))
 
-    print("%-30s %12s %12s %8s" % ("GPT-2 small, batch 1", "ours ms", "torch ms", "ratio"))
+    llama = {}
+    if args.llama_bench:
+        llama = llama_cpp(args, weights, cfg, lengths)
+
+    print("%-30s %12s %12s %8s %12s %8s" % ("GPT-2 small, batch 1", "ours ms", "torch ms",
+                                            "ratio", "llama.cpp ms", "ratio"))
     for name, a, b in rows:
-        print("%-30s %12.2f %12.2f %8.2f" % (name, a, b, a / b))
-    print("generate: %.1f tokens/s (PyTorch %.1f)" % (128e3 / rows[-1][1], 128e3 / rows[-1][2]))
+        c = llama.get(name)
+        print("%-30s %12.2f %12.2f %8.2f %12s %8s" % (
+            name, a, b, a / b, "%.2f" % c if c else "-", "%.2f" % (a / c) if c else "-"))
+    print("generate: %.1f tokens/s (PyTorch %.1f%s)" % (
+        128e3 / rows[-1][1], 128e3 / rows[-1][2],
+        ", llama.cpp %.1f" % (128e3 / llama["generate 128 after 32 (ms)"]) if llama else ""))
     print("compile @prefill: %.0f ms" % prefill_compile)
     size = os.path.getsize(args.weights) / 2**20
     print("peak RSS of generate: %.0f MiB (weights file %.0f MiB, + %.0f MiB)" % (rss, size, rss - size))

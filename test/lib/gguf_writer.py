@@ -1,0 +1,157 @@
+"""A small GGUF (version 3) writer, enough for GPT-2 in llama.cpp's layout.
+
+GGUF as ggml's gguf.c reads it: the magic "GGUF", the version, the tensor
+and key-value counts, the key-values (typed), the tensor infos (name, dims
+innermost first, ggml type, offset into the data), then the data, each
+tensor aligned to `general.alignment` (32). Only F32 tensors are written
+here; llama.cpp converts them itself (llama-quantize) when a benchmark wants
+another format.
+
+`write_gpt2(path, cfg, weights)` writes a Hugging Face GPT-2 (the names and
+Conv1D layout of gpt2_reference.random_weights) with llama.cpp's tensor names
+and orientation (`blk.N.attn_qkv.weight` is Conv1D's transpose) and a
+synthetic byte-level BPE vocabulary of the config's size, which llama.cpp
+loads (benchmarks feed it token ids, never text).
+"""
+
+import struct
+
+import numpy as np
+
+GGUF_MAGIC = b"GGUF"
+GGUF_VERSION = 3
+ALIGNMENT = 32
+
+# Value types of gguf.h.
+UINT32, INT32, FLOAT32, BOOL, STRING, ARRAY, UINT64 = 4, 5, 6, 7, 8, 9, 10
+# ggml types.
+GGML_TYPE_F32 = 0
+
+
+def _string(text):
+    data = text.encode("utf-8")
+    return struct.pack("<Q", len(data)) + data
+
+
+def _value(kind, value):
+    if kind == STRING:
+        return _string(value)
+    if kind == UINT32:
+        return struct.pack("<I", value)
+    if kind == INT32:
+        return struct.pack("<i", value)
+    if kind == UINT64:
+        return struct.pack("<Q", value)
+    if kind == FLOAT32:
+        return struct.pack("<f", value)
+    if kind == BOOL:
+        return struct.pack("<B", 1 if value else 0)
+    raise ValueError("unsupported GGUF value type %d" % kind)
+
+
+def _key_value(key, kind, value):
+    out = _string(key) + struct.pack("<I", kind)
+    if kind == ARRAY:
+        element_kind, items = value
+        out += struct.pack("<IQ", element_kind, len(items))
+        if element_kind == INT32:
+            out += np.asarray(items, dtype="<i4").tobytes()
+        else:
+            out += b"".join(_value(element_kind, item) for item in items)
+        return out
+    return out + _value(kind, value)
+
+
+def write(path, metadata, tensors):
+    """Writes `tensors` (name -> float32 numpy array, in numpy's row-major
+    order, so that GGUF's dims are the shape reversed) with `metadata`
+    (key -> (GGUF type, value); an array is (ARRAY, (element type, list)))."""
+    metadata = dict(metadata)
+    metadata.setdefault("general.alignment", (UINT32, ALIGNMENT))
+    header = GGUF_MAGIC + struct.pack("<IQQ", GGUF_VERSION, len(tensors), len(metadata))
+    header += b"".join(_key_value(k, kind, v) for k, (kind, v) in metadata.items())
+    infos, offset, blobs = b"", 0, []
+    for name, array in tensors.items():
+        array = np.ascontiguousarray(array, dtype="<f4")
+        dims = list(reversed(array.shape))
+        infos += _string(name) + struct.pack("<I", len(dims))
+        infos += struct.pack("<%dQ" % len(dims), *dims)
+        infos += struct.pack("<IQ", GGML_TYPE_F32, offset)
+        blobs.append((offset, array))
+        offset += -(-array.nbytes // ALIGNMENT) * ALIGNMENT
+    with open(path, "wb") as f:
+        f.write(header + infos)
+        f.write(b"\0" * (-f.tell() % ALIGNMENT))
+        start = f.tell()
+        for at, array in blobs:
+            f.write(b"\0" * (start + at - f.tell()))
+            f.write(array.tobytes())
+
+
+def _byte_tokens(count):
+    """`count` distinct tokens of a byte-level BPE vocabulary: GPT-2's 256
+    byte symbols (bytes_to_unicode), then made-up words of printable ASCII
+    (which byte-level BPE maps to themselves)."""
+    printable = list(range(ord("!"), ord("~") + 1)) + list(range(ord("\xa1"), ord("\xac") + 1)) \
+        + list(range(ord("\xae"), ord("\xff") + 1))
+    symbols, extra = [], 0
+    for b in range(256):
+        if b in printable:
+            symbols.append(chr(b))
+        else:
+            symbols.append(chr(256 + extra))
+            extra += 1
+    tokens = symbols[:count]
+    index = 0
+    while len(tokens) < count:
+        tokens.append("w%d" % index)
+        index += 1
+    return tokens
+
+
+def write_gpt2(path, cfg, weights):
+    """GPT-2 (Hugging Face names, Conv1D weights stored in x out) as llama.cpp
+    reads it: `token_embd`, `position_embd`, `blk.N.{attn_norm, attn_qkv,
+    attn_output, ffn_norm, ffn_up, ffn_down}`, `output_norm`; the LM head is
+    tied to the token embedding (no `output.weight`)."""
+    d, layers = cfg["n_embd"], cfg["n_layer"]
+    vocab = cfg["vocab_size"]
+    tensors = {"token_embd.weight": weights["wte.weight"],
+               "position_embd.weight": weights["wpe.weight"]}
+    for layer in range(layers):
+        h, b = "h.%d." % layer, "blk.%d." % layer
+        tensors.update({
+            b + "attn_norm.weight": weights[h + "ln_1.weight"],
+            b + "attn_norm.bias": weights[h + "ln_1.bias"],
+            b + "attn_qkv.weight": weights[h + "attn.c_attn.weight"].T,
+            b + "attn_qkv.bias": weights[h + "attn.c_attn.bias"],
+            b + "attn_output.weight": weights[h + "attn.c_proj.weight"].T,
+            b + "attn_output.bias": weights[h + "attn.c_proj.bias"],
+            b + "ffn_norm.weight": weights[h + "ln_2.weight"],
+            b + "ffn_norm.bias": weights[h + "ln_2.bias"],
+            b + "ffn_up.weight": weights[h + "mlp.c_fc.weight"].T,
+            b + "ffn_up.bias": weights[h + "mlp.c_fc.bias"],
+            b + "ffn_down.weight": weights[h + "mlp.c_proj.weight"].T,
+            b + "ffn_down.bias": weights[h + "mlp.c_proj.bias"]})
+    tensors["output_norm.weight"] = weights["ln_f.weight"]
+    tensors["output_norm.bias"] = weights["ln_f.bias"]
+    eos = cfg.get("eos_token_id", vocab - 1)
+    metadata = {
+        "general.architecture": (STRING, "gpt2"),
+        "general.name": (STRING, "gpt2-random"),
+        "gpt2.context_length": (UINT32, cfg["n_positions"]),
+        "gpt2.embedding_length": (UINT32, d),
+        "gpt2.feed_forward_length": (UINT32, cfg.get("n_inner") or 4 * d),
+        "gpt2.block_count": (UINT32, layers),
+        "gpt2.attention.head_count": (UINT32, cfg["n_head"]),
+        "gpt2.attention.layer_norm_epsilon": (FLOAT32, cfg.get("layer_norm_epsilon", 1e-5)),
+        "general.file_type": (UINT32, 0),
+        "tokenizer.ggml.model": (STRING, "gpt2"),
+        "tokenizer.ggml.pre": (STRING, "gpt-2"),
+        "tokenizer.ggml.tokens": (ARRAY, (STRING, _byte_tokens(vocab))),
+        "tokenizer.ggml.token_type": (ARRAY, (INT32, [1] * vocab)),
+        "tokenizer.ggml.merges": (ARRAY, (STRING, [])),
+        "tokenizer.ggml.bos_token_id": (UINT32, cfg.get("bos_token_id", eos)),
+        "tokenizer.ggml.eos_token_id": (UINT32, eos),
+    }
+    write(path, metadata, tensors)
