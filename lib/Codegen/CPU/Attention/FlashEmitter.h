@@ -218,7 +218,7 @@ inline void parallelTasks(Emitter &e, Value count, Value flops,
   b.setInsertionPoint(block->getTerminator());
   perThread();
   auto loop = scf::WhileOp::create(b, loc, TypeRange{i64}, ValueRange{});
-  Block *before = b.createBlock(&loop.getBefore());
+  b.createBlock(&loop.getBefore());
   Value next = memref::AtomicRMWOp::create(
       b, loc, arith::AtomicRMWKind::addi,
       arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(1)), counter,
@@ -230,7 +230,6 @@ inline void parallelTasks(Emitter &e, Value count, Value flops,
   // Each task in an alloca scope of its own, as the scf.forall's are.
   auto taskScope = memref::AllocaScopeOp::create(b, loc, TypeRange{});
   scf::YieldOp::create(b, loc);
-  b.setInsertionPointToStart(after);
   b.createBlock(&taskScope.getBodyRegion());
   memref::AllocaScopeReturnOp::create(b, loc, ValueRange{});
   b.setInsertionPoint(taskScope.getBodyRegion().front().getTerminator());
