@@ -39,6 +39,21 @@ constexpr int64_t kMinThreadedRowElements = int64_t(1) << 16;
 /// and less than it costs when they sleep.
 constexpr int64_t kMinThreadedFlops = int64_t(1) << 20;
 
+/// Whether the contraction `op` has kMinThreadedFlops of work or more (2
+/// flops per point of its static iteration space), enough for the threads;
+/// a dynamic size counts as enough.
+inline bool isContractionWorthThreads(linalg::LinalgOp op) {
+  int64_t flops = 2;
+  for (int64_t range : op.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(range) || range >= kMinThreadedFlops)
+      return true;
+    flops *= range;
+    if (flops >= kMinThreadedFlops)
+      return true;
+  }
+  return false;
+}
+
 #define GEN_PASS_DECL
 #include "Transformer/Codegen/CPU/Passes.h.inc"
 

@@ -45,13 +45,7 @@ int64_t getColumnsPerTask(linalg::LinalgOp op) {
   int64_t perTask = kColumnsPerTask;
   if (ShapedType::isDynamic(width))
     return perTask;
-  // Flops, counted up to kMinThreadedFlops (a dynamic size counts as more).
-  int64_t flops = 2;
-  for (int64_t range : op.getStaticLoopRanges())
-    flops = ShapedType::isDynamic(range) || range >= kMinThreadedFlops
-                ? kMinThreadedFlops
-                : std::min(flops * range, kMinThreadedFlops);
-  if (flops < kMinThreadedFlops)
+  if (!isContractionWorthThreads(op))
     return std::max<int64_t>(width, 1);
   while (perTask > kMinColumnsPerTask &&
          llvm::divideCeil(width, perTask) % 2 == 1)

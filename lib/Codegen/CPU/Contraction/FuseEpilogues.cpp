@@ -86,20 +86,6 @@ std::pair<int64_t, int64_t> getBalancedCacheTile(ArrayRef<int64_t> shape,
   return {tileM, tileN};
 }
 
-/// Whether `contraction` (static sizes) has kMinThreadedFlops of work or
-/// more, enough for the threads; a dynamic size counts as enough.
-bool isWorthThreads(linalg::LinalgOp contraction) {
-  int64_t flops = 2;
-  for (int64_t range : contraction.getStaticLoopRanges()) {
-    if (ShapedType::isDynamic(range))
-      return true;
-    flops *= range;
-    if (flops >= kMinThreadedFlops)
-      return true;
-  }
-  return false;
-}
-
 /// The largest multiple of `multiple` from `tile` down to `tile` / 2 that
 /// divides a static `size`, or `tile` when none does (or the size is
 /// dynamic, or `tile` already divides it); a static size up to `tile`
@@ -386,7 +372,7 @@ struct FuseEpiloguesPass
     tiling.setTileSizes(sizes);
     // Tiles of too little work for a fork and join run on the calling
     // thread: plain loops, not an scf.forall.
-    tiling.setLoopType(isWorthThreads(contraction)
+    tiling.setLoopType(isContractionWorthThreads(contraction)
                            ? scf::SCFTilingOptions::LoopType::ForallOp
                            : scf::SCFTilingOptions::LoopType::ForOp);
     scf::SCFTileAndFuseOptions options;
