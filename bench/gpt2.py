@@ -7,9 +7,12 @@ Rows: prefill at 128 and 512 tokens; one decode step at context 128 and 512;
 generate 128 tokens after a 32-token prompt (tokens/s); compile time of the
 module (@prefill); peak resident memory of generation against the weights
 file. Medians of a few calls; PyTorch and llama.cpp at 1 and 2 threads, the
-best counted.
+best counted. With --weight-types, one table per weight format (the module
+imported with --weight-type, its weights file and llama.cpp's GGUF in that
+format); PyTorch runs in f32 throughout.
 
 Usage: bench/gpt2.py [--workdir DIR] [--reps N] [--flags "-O3"] [--quick]
+                     [--weight-types f32,bf16,f16]
                      [--llama-bench PATH | --llama-bench auto]
 (transformer-translate and transformer-run from build/bin; `auto` builds
 llama-bench with bench/llama-cpp.sh, from npm's node-llama-cpp source).
@@ -57,14 +60,15 @@ def torch_time(fn, reps):
     return float(np.median(times))
 
 
-def llama_cpp(args, weights, cfg, lengths):
+def llama_cpp(args, weights, cfg, lengths, weight_type="f32"):
     """llama-bench's times in ms for the rows of the table (best of 1 and 2
-    threads): prefill n, a decode step at context n (the mean of 16 steps
-    after a cache of n), generate 128 after a prompt of 32."""
+    threads) with the weights stored as `weight_type`: prefill n, a decode
+    step at context n (the mean of 16 steps after a cache of n), generate
+    128 after a prompt of 32."""
     import json
-    gguf = os.path.join(args.workdir, "gpt2-f32.gguf")
+    gguf = os.path.join(args.workdir, "gpt2-%s.gguf" % weight_type)
     if not os.path.exists(gguf):
-        gguf_writer.write_gpt2(gguf, cfg, weights)
+        gguf_writer.write_gpt2(gguf, cfg, weights, weight_type)
     common = [args.llama_bench, "-m", gguf, "-t", "1,2", "-fa", "1", "-o", "json",
               "-r", str(max(args.reps, 3))]
 
@@ -93,12 +97,65 @@ def llama_cpp(args, weights, cfg, lengths):
     return times
 
 
+def write_weights(path, weights, weight_type):
+    """The safetensors file of `weights` with the 2-D weights but the
+    position embedding stored as `weight_type`, the module's type for them:
+    transformer-run then binds every tensor without converting it."""
+    if os.path.exists(path):
+        return
+    io = gpt2_reference.safetensors_io
+    tensors = {}
+    for name, value in weights.items():
+        if value.ndim != 2 or name == "wpe.weight" or weight_type == "f32":
+            tensors[name] = value
+        elif weight_type == "f16":
+            tensors[name] = value.astype(np.float16)
+        else:
+            tensors[name] = ("BF16", list(value.shape), io.to_bf16_bytes(value))
+    io.write(path, tensors)
+
+
+def bench_format(args, cfg, weight_type, lengths, torch_rows):
+    """Our rows for the module imported with --weight-type=`weight_type`:
+    (name, ms) in the order of `torch_rows`, compile ms, peak RSS MiB and
+    the weights file's MiB."""
+    args.mlir = os.path.join(args.workdir, "gpt2-%s.mlir" % weight_type)
+    args.weights = os.path.join(args.workdir, "gpt2-%s.safetensors" % weight_type)
+    subprocess.check_call([os.path.join(BIN, "transformer-translate"), "--import-hf-config",
+                           CONFIG, "--weight-type=" + weight_type, "-o", args.mlir])
+    write_weights(args.weights, gpt2_reference.random_weights(cfg), weight_type)
+    times = {}
+    for n in lengths:
+        path = os.path.join(args.workdir, "p%d.npy" % n)
+        t, compile_ms, _ = ours(args, "prefill", ["@" + path], args.reps, ["--output=", "--output="])
+        times["prefill %d" % n] = t
+        if n == lengths[0]:
+            prefill_compile = compile_ms
+        # A cache filled by prefill, then one decode step at position n.
+        cache = os.path.join(args.workdir, "cache%d-%s.npy" % (n, weight_type))
+        subprocess.check_call([os.path.join(BIN, "transformer-run"), args.mlir, "-e", "prefill",
+                               "--parameters=" + args.weights, "--input=@" + path,
+                               "--output=", "--output=@" + cache] + args.flags.split(),
+                              stdout=subprocess.DEVNULL)
+        t, _, _ = ours(args, "decode", ["1x1xi64=11", "i64=%d" % n, "@" + cache], args.reps * 3,
+                       ["--output=", "--output="])
+        times["decode step at %d" % n] = t
+    path = os.path.join(args.workdir, "prompt32.npy")
+    t, _, rss = ours(args, "generate", ["@" + path, "i64=128"], 1, ["--output="])
+    times["generate 128 after 32 (ms)"] = t
+    size = os.path.getsize(args.weights) / 2**20
+    return [times[name] for name, _ in torch_rows], prefill_compile, rss, size
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--workdir", default="/tmp/transformer-bench-gpt2")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--flags", default="")
     parser.add_argument("--quick", action="store_true", help="128 only")
+    parser.add_argument("--weight-types", default="f32",
+                        help="comma-separated --weight-type values to import and time "
+                             "(f32, bf16, f16); PyTorch runs f32")
     parser.add_argument("--llama-bench", default="",
                         help="llama.cpp's llama-bench for a baseline column ('auto' builds it)")
     args = parser.parse_args()
@@ -106,25 +163,14 @@ def main():
         args.llama_bench = subprocess.check_output(
             ["bash", os.path.join(ROOT, "bench", "llama-cpp.sh")], text=True).strip()
     os.makedirs(args.workdir, exist_ok=True)
-    args.mlir = os.path.join(args.workdir, "gpt2.mlir")
-    args.weights = os.path.join(args.workdir, "gpt2.safetensors")
-    subprocess.check_call([os.path.join(BIN, "transformer-translate"), "--import-hf-config",
-                           CONFIG, "-o", args.mlir])
     import json
     cfg = json.load(open(CONFIG))
-    if not os.path.exists(args.weights):
-        weights = gpt2_reference.random_weights(cfg)
-        gpt2_reference.safetensors_io.write(args.weights, weights)
-    else:
-        weights = None
     import torch
     torch.set_grad_enabled(False)
-    if weights is None:
-        weights = gpt2_reference.random_weights(cfg)
+    weights = gpt2_reference.random_weights(cfg)
     model = gpt2_reference.TorchGPT2(cfg, weights)
     rng = np.random.default_rng(0)
     lengths = [128] if args.quick else [128, 512]
-    rows = []
 
     def torch_best(fn):
         best = None
@@ -134,50 +180,45 @@ def main():
             best = t if best is None else min(best, t)
         return best
 
+    # PyTorch (f32) once; the same token ids for every format.
+    torch_rows = []
     for n in lengths:
         ids = rng.integers(0, cfg["vocab_size"], (1, n)).astype(np.int64)
-        path = os.path.join(args.workdir, "p%d.npy" % n)
-        np.save(path, ids)
-        t, compile_ms, _ = ours(args, "prefill", ["@" + path], args.reps, ["--output=", "--output="])
-        tt = torch_best(lambda: model(torch.from_numpy(ids)))
-        rows.append(("prefill %d" % n, t, tt))
-        # A cache filled by prefill, then one decode step at position n.
-        cache = os.path.join(args.workdir, "cache%d.npy" % n)
-        subprocess.check_call([os.path.join(BIN, "transformer-run"), args.mlir, "-e", "prefill",
-                               "--parameters=" + args.weights, "--input=@" + path,
-                               "--output=", "--output=@" + cache] + args.flags.split(),
-                              stdout=subprocess.DEVNULL)
-        t, _, _ = ours(args, "decode", ["1x1xi64=11", "i64=%d" % n, "@" + cache], args.reps * 3,
-                       ["--output=", "--output="])
+        np.save(os.path.join(args.workdir, "p%d.npy" % n), ids)
+        torch_rows.append(("prefill %d" % n, torch_best(lambda: model(torch.from_numpy(ids)))))
         _, past = model(torch.from_numpy(ids))
-        tt = torch_best(lambda: model(torch.tensor([[11]]), past))
-        rows.append(("decode step at %d" % n, t, tt))
-        if n == 128:
-            prefill_compile = compile_ms
-
+        torch_rows.append(("decode step at %d" % n,
+                           torch_best(lambda: model(torch.tensor([[11]]), past))))
     prompt = rng.integers(0, cfg["vocab_size"], (1, 32)).astype(np.int64)
-    path = os.path.join(args.workdir, "prompt32.npy")
-    np.save(path, prompt)
-    t, _, rss = ours(args, "generate", ["@" + path, "i64=128"], 1, ["--output="])
-    tt = torch_best(lambda: model.generate(prompt, 128))
-    rows.append(("generate 128 after 32 (ms)", t, tt))
+    np.save(os.path.join(args.workdir, "prompt32.npy"), prompt)
+    torch_rows.append(("generate 128 after 32 (ms)",
+                       torch_best(lambda: model.generate(prompt, 128))))
 
-    llama = {}
-    if args.llama_bench:
-        llama = llama_cpp(args, weights, cfg, lengths)
-
-    print("%-30s %12s %12s %8s %12s %8s" % ("GPT-2 small, batch 1", "ours ms", "torch ms",
-                                            "ratio", "llama.cpp ms", "ratio"))
-    for name, a, b in rows:
-        c = llama.get(name)
-        print("%-30s %12.2f %12.2f %8.2f %12s %8s" % (
-            name, a, b, a / b, "%.2f" % c if c else "-", "%.2f" % (a / c) if c else "-"))
-    print("generate: %.1f tokens/s (PyTorch %.1f%s)" % (
-        128e3 / rows[-1][1], 128e3 / rows[-1][2],
-        ", llama.cpp %.1f" % (128e3 / llama["generate 128 after 32 (ms)"]) if llama else ""))
-    print("compile @prefill: %.0f ms" % prefill_compile)
-    size = os.path.getsize(args.weights) / 2**20
-    print("peak RSS of generate: %.0f MiB (weights file %.0f MiB, + %.0f MiB)" % (rss, size, rss - size))
+    results = {}
+    for weight_type in args.weight_types.split(","):
+        ours_ms, compile_ms, rss, size = bench_format(args, cfg, weight_type, lengths, torch_rows)
+        llama = llama_cpp(args, weights, cfg, lengths, weight_type) if args.llama_bench else {}
+        results[weight_type] = ours_ms
+        print("%-30s %12s %12s %8s %12s %8s" % (
+            "GPT-2 small %s, batch 1" % weight_type, "ours ms", "torch f32", "ratio",
+            "llama.cpp ms", "ratio"))
+        for (name, b), a in zip(torch_rows, ours_ms):
+            c = llama.get(name)
+            print("%-30s %12.2f %12.2f %8.2f %12s %8s" % (
+                name, a, b, a / b, "%.2f" % c if c else "-", "%.2f" % (a / c) if c else "-"))
+        print("generate: %.1f tokens/s (PyTorch f32 %.1f%s)" % (
+            128e3 / ours_ms[-1], 128e3 / torch_rows[-1][1],
+            ", llama.cpp %s %.1f" % (weight_type, 128e3 / llama["generate 128 after 32 (ms)"])
+            if llama else ""))
+        print("compile @prefill: %.0f ms" % compile_ms)
+        print("peak RSS of generate: %.0f MiB (weights file %.0f MiB, + %.0f MiB)\n" % (
+            rss, size, rss - size))
+    if "f32" in results and len(results) > 1:
+        step = [i for i, (name, _) in enumerate(torch_rows) if name.startswith("decode")][-1]
+        for weight_type, ms in results.items():
+            if weight_type != "f32":
+                print("%s %s: %.2fx the f32 step" % (torch_rows[step][0], weight_type,
+                                                     ms[step] / results["f32"][step]))
 
 
 if __name__ == "__main__":

@@ -94,13 +94,32 @@ private:
         {cfg.numLayers, 2, kDyn, cfg.numHeads, cfg.cacheLength, headDim});
   }
 
+  /// The element type of the 2-D weights other than the position embedding
+  /// (--weight-type): f32, bf16 or f16, which the contractions and the
+  /// embedding widen where they read them.
+  Type weightElementType() {
+    switch (cfg.weightType) {
+    case WeightType::BF16:
+      return b.getBF16Type();
+    case WeightType::F16:
+      return b.getF16Type();
+    default:
+      return f32;
+    }
+  }
+
   void collectParameters() {
     int64_t d = cfg.embedDim, f = cfg.innerDim;
+    Type weight = weightElementType();
     auto add = [&](const Twine &name, ArrayRef<int64_t> shape) {
-      parameters.push_back({name.str(), tensorOf(shape)});
+      // 1-D weights (biases, norms) stay f32.
+      parameters.push_back(
+          {name.str(), tensorOf(shape, shape.size() == 2 ? weight : f32)});
     };
     add("wte.weight", {cfg.vocabSize, d});
-    add("wpe.weight", {cfg.maxPositions, d});
+    // The position embedding is added, not multiplied: it stays f32, as
+    // llama.cpp keeps it.
+    parameters.push_back({"wpe.weight", tensorOf({cfg.maxPositions, d}, f32)});
     for (int64_t l = 0; l < cfg.numLayers; ++l) {
       std::string h = "h." + std::to_string(l) + ".";
       add(h + "ln_1.weight", {d});

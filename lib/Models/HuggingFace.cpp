@@ -99,7 +99,32 @@ models::parseGPT2Config(const llvm::json::Object &config,
         " is outside [1, n_positions = " + llvm::Twine(cfg.maxPositions) + "]");
   if (options.maxSeq > 0)
     cfg.cacheLength = options.maxSeq;
+  cfg.weightType = options.weightType;
   return cfg;
+}
+
+llvm::StringRef models::weightTypeName(WeightType type) {
+  switch (type) {
+  case WeightType::F32:
+    return "f32";
+  case WeightType::BF16:
+    return "bf16";
+  case WeightType::F16:
+    return "f16";
+  case WeightType::Q8_0:
+    return "q8_0";
+  case WeightType::Q4_0:
+    return "q4_0";
+  }
+  return "?";
+}
+
+std::optional<WeightType> models::parseWeightType(llvm::StringRef name) {
+  for (WeightType type : {WeightType::F32, WeightType::BF16, WeightType::F16,
+                          WeightType::Q8_0, WeightType::Q4_0})
+    if (name == weightTypeName(type))
+      return type;
+  return std::nullopt;
 }
 
 llvm::Expected<OwningOpRef<ModuleOp>>
@@ -121,6 +146,12 @@ models::importHuggingFaceConfig(MLIRContext *context, llvm::StringRef json,
                     "unsupported model type" +
                         (name ? " '" + *name + "'" : llvm::Twine()) +
                         " (supported: \"gpt2\")");
+  if (options.weightType == WeightType::Q8_0 ||
+      options.weightType == WeightType::Q4_0)
+    return llvm::createStringError(
+        "--weight-type=" + weightTypeName(options.weightType) +
+        ": block-quantized weights are not supported yet (f32, bf16 and f16 "
+        "are)");
   llvm::Expected<GPT2Config> cfg = parseGPT2Config(*config, options);
   if (!cfg)
     return cfg.takeError();
@@ -136,6 +167,12 @@ void models::registerHuggingFaceImport() {
       llvm::cl::desc("--import-hf-config: positions of the KV cache "
                      "(default: n_positions)"),
       llvm::cl::init(0));
+  static llvm::cl::opt<std::string> weightType(
+      "weight-type",
+      llvm::cl::desc("--import-hf-config: storage of the 2-D weights "
+                     "(projections, token embedding): f32 (default), bf16, "
+                     "f16; the position embedding and 1-D weights stay f32"),
+      llvm::cl::init("f32"));
   static TranslateToMLIRRegistration registration(
       "import-hf-config",
       "import a Hugging Face config.json (model_type gpt2) as a "
@@ -146,6 +183,14 @@ void models::registerHuggingFaceImport() {
             sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
         ImportOptions options;
         options.maxSeq = maxSeq;
+        std::optional<WeightType> type = parseWeightType(weightType);
+        if (!type) {
+          llvm::errs() << "Error: --weight-type=" << weightType
+                       << ": unknown weight type (expected f32, bf16, f16, "
+                          "q8_0 or q4_0)\n";
+          return nullptr;
+        }
+        options.weightType = *type;
         llvm::Expected<OwningOpRef<ModuleOp>> module =
             importHuggingFaceConfig(context, buffer->getBuffer(), options);
         if (!module) {

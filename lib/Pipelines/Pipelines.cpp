@@ -225,8 +225,12 @@ void transformer::buildLinalgToLLVMPipeline(
   if (codegen)
     pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   // Ops LLVM has no instruction for (ceildivsi, ...) and the float types it
-  // has no type for (f4E2M1FN, f8E8M0FNU), as integer arithmetic.
+  // has no type for (f4E2M1FN, f8E8M0FNU), as integer arithmetic; so are
+  // bf16 conversions, which LLVM would otherwise turn into calls of
+  // compiler-rt's __truncsfbf2 (not in the JIT's process) and, for extf,
+  // into the same shift this writes.
   arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
   expand.includeF4E2M1 = true;
   expand.includeF8E8M0 = true;
   pm.addPass(arith::createArithExpandOpsPass(expand));
@@ -252,6 +256,7 @@ void transformer::buildLinalgToLLVMPipeline(
   // Vector lowering leaves ub.poison behind.
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createTransformerMaskedHalfFloatsAsIntegersPass());
   pm.addPass(createCanonicalizerPass());
   // Anything left names its type here, not in the translation to LLVM IR.
   pm.addPass(createTransformerCheckLLVMLoweringPass());

@@ -1,6 +1,7 @@
 //===- HostTensor.cpp - Tensors and scalars held by transformer-run -------===//
 
 #include "Transformer/Runner/HostTensor.h"
+#include "Transformer/Runner/HalfFloat.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -16,6 +17,10 @@ llvm::StringRef runner::elementTypeName(ElementType type) {
   switch (type) {
   case ElementType::F32:
     return "f32";
+  case ElementType::F16:
+    return "f16";
+  case ElementType::BF16:
+    return "bf16";
   case ElementType::I32:
     return "i32";
   case ElementType::I64:
@@ -29,6 +34,8 @@ llvm::StringRef runner::elementTypeName(ElementType type) {
 std::optional<ElementType> runner::parseElementType(llvm::StringRef name) {
   return llvm::StringSwitch<std::optional<ElementType>>(name)
       .Case("f32", ElementType::F32)
+      .Case("f16", ElementType::F16)
+      .Case("bf16", ElementType::BF16)
       .Case("i32", ElementType::I32)
       .Case("i64", ElementType::I64)
       .Case("index", ElementType::Index)
@@ -36,7 +43,23 @@ std::optional<ElementType> runner::parseElementType(llvm::StringRef name) {
 }
 
 size_t runner::elementSize(ElementType type) {
-  return type == ElementType::F32 || type == ElementType::I32 ? 4 : 8;
+  switch (type) {
+  case ElementType::F16:
+  case ElementType::BF16:
+    return 2;
+  case ElementType::F32:
+  case ElementType::I32:
+    return 4;
+  case ElementType::I64:
+  case ElementType::Index:
+    return 8;
+  }
+  return 8;
+}
+
+bool runner::isFloatType(ElementType type) {
+  return type == ElementType::F32 || type == ElementType::F16 ||
+         type == ElementType::BF16;
 }
 
 static uint64_t maxTensorBytes = uint64_t(1) << 30;
@@ -118,6 +141,10 @@ double HostTensor::getAsDouble(int64_t i) const {
   switch (type) {
   case ElementType::F32:
     return static_cast<const float *>(getData())[i];
+  case ElementType::F16:
+    return halfToFloat(static_cast<const uint16_t *>(getData())[i]);
+  case ElementType::BF16:
+    return bfloat16ToFloat(static_cast<const uint16_t *>(getData())[i]);
   case ElementType::I32:
     return static_cast<const int32_t *>(getData())[i];
   case ElementType::I64:
@@ -131,6 +158,14 @@ void HostTensor::setFromDouble(int64_t i, double value) {
   switch (type) {
   case ElementType::F32:
     static_cast<float *>(getData())[i] = static_cast<float>(value);
+    return;
+  case ElementType::F16:
+    static_cast<uint16_t *>(getData())[i] =
+        floatToHalf(static_cast<float>(value));
+    return;
+  case ElementType::BF16:
+    static_cast<uint16_t *>(getData())[i] =
+        floatToBfloat16(static_cast<float>(value));
     return;
   case ElementType::I32:
     static_cast<int32_t *>(getData())[i] = static_cast<int32_t>(value);
@@ -155,4 +190,38 @@ std::optional<HostTensor> HostTensor::shareData() const {
   HostTensor shared = wrap(type, shape, data, owner);
   shared.scalar = scalar;
   return shared;
+}
+
+llvm::Expected<HostTensor> runner::convertFloats(HostTensor value,
+                                                 ElementType type) {
+  ElementType from = value.getElementType();
+  if (from == type)
+    return std::move(value);
+  if (!isFloatType(from) || !isFloatType(type))
+    return llvm::createStringError("cannot convert " +
+                                   elementTypeName(from).str() + " values to " +
+                                   elementTypeName(type).str());
+  llvm::Expected<HostTensor> converted =
+      HostTensor::allocate(type, value.getShape(), value.isScalar());
+  if (!converted)
+    return converted.takeError();
+  int64_t count = value.getNumElements();
+  // Through f32, which holds every f16 and bf16 value exactly (the double
+  // of getAsDouble would round twice on the way down from f32).
+  auto toFloat = [&](int64_t i) -> float {
+    if (from == ElementType::F32)
+      return static_cast<const float *>(value.getData())[i];
+    uint16_t bits = static_cast<const uint16_t *>(value.getData())[i];
+    return from == ElementType::F16 ? halfToFloat(bits) : bfloat16ToFloat(bits);
+  };
+  void *out = converted->getData();
+  for (int64_t i = 0; i < count; ++i) {
+    float x = toFloat(i);
+    if (type == ElementType::F32)
+      static_cast<float *>(out)[i] = x;
+    else
+      static_cast<uint16_t *>(out)[i] =
+          type == ElementType::F16 ? floatToHalf(x) : floatToBfloat16(x);
+  }
+  return converted;
 }

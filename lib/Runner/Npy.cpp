@@ -80,13 +80,15 @@ llvm::Expected<HostTensor> runner::parseNpy(StringRef bytes) {
   ElementType type;
   if (descr->starts_with("'<f4'") || descr->starts_with("\"<f4\""))
     type = ElementType::F32;
+  else if (descr->starts_with("'<f2'") || descr->starts_with("\"<f2\""))
+    type = ElementType::F16;
   else if (descr->starts_with("'<i4'") || descr->starts_with("\"<i4\""))
     type = ElementType::I32;
   else if (descr->starts_with("'<i8'") || descr->starts_with("\"<i8\""))
     type = ElementType::I64;
   else
     return llvm::createStringError(
-        "unsupported .npy dtype %s (expected little-endian f4, i4 or i8)",
+        "unsupported .npy dtype %s (expected little-endian f4, f2, i4 or i8)",
         descr->take_until([](char c) { return c == ','; }).str().c_str());
   if (!fortran->starts_with("False"))
     return llvm::createStringError(
@@ -154,9 +156,33 @@ static llvm::Error writeTensorBytes(StringRef path, StringRef prefix,
 
 llvm::Error runner::writeNpyFile(StringRef path, const HostTensor &tensor,
                                  bool append) {
-  std::string descr = tensor.getElementType() == ElementType::F32   ? "<f4"
-                      : tensor.getElementType() == ElementType::I32 ? "<i4"
-                                                                    : "<i8";
+  // numpy has no bf16: its values go out as f32, which holds each exactly.
+  if (tensor.getElementType() == ElementType::BF16) {
+    llvm::Expected<HostTensor> widened = HostTensor::allocate(
+        ElementType::F32, tensor.getShape(), tensor.isScalar());
+    if (!widened)
+      return widened.takeError();
+    for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i)
+      widened->setFromDouble(i, tensor.getAsDouble(i));
+    return writeNpyFile(path, *widened, append);
+  }
+  std::string descr;
+  switch (tensor.getElementType()) {
+  case ElementType::F32:
+  case ElementType::BF16:
+    descr = "<f4";
+    break;
+  case ElementType::F16:
+    descr = "<f2";
+    break;
+  case ElementType::I32:
+    descr = "<i4";
+    break;
+  case ElementType::I64:
+  case ElementType::Index:
+    descr = "<i8";
+    break;
+  }
   // A Python tuple: "()", "(5,)", "(2, 3)".
   std::string shape =
       "(" +

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Transformer/Runner/Safetensors.h"
+#include "Transformer/Runner/HalfFloat.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -37,39 +38,6 @@ std::optional<uint64_t> dtypeSize(llvm::StringRef dtype) {
     if (dtype == d)
       return 1;
   return std::nullopt;
-}
-
-/// IEEE half to float, exactly (subnormals, infinities and NaN included).
-float halfToFloat(uint16_t h) {
-  uint32_t sign = static_cast<uint32_t>(h & 0x8000) << 16;
-  uint32_t exp = (h >> 10) & 0x1f;
-  uint32_t mant = h & 0x3ff;
-  uint32_t bits;
-  if (exp == 0x1f) {
-    bits = sign | 0x7f800000 | (mant << 13);
-  } else if (exp != 0) {
-    bits = sign | ((exp + 112) << 23) | (mant << 13);
-  } else if (mant == 0) {
-    bits = sign;
-  } else {
-    // Subnormal: normalise the mantissa.
-    int shift = 0;
-    while (!(mant & 0x400)) {
-      mant <<= 1;
-      ++shift;
-    }
-    bits = sign | ((113 - shift) << 23) | ((mant & 0x3ff) << 13);
-  }
-  float f;
-  std::memcpy(&f, &bits, sizeof(f));
-  return f;
-}
-
-float bfloat16ToFloat(uint16_t b) {
-  uint32_t bits = static_cast<uint32_t>(b) << 16;
-  float f;
-  std::memcpy(&f, &bits, sizeof(f));
-  return f;
 }
 
 std::string shapeString(llvm::ArrayRef<int64_t> shape) {
@@ -255,6 +223,8 @@ SafetensorsFile::getTensor(llvm::StringRef name, ElementType type,
   char *bytes = data + entry->begin;
   llvm::StringRef dtype = entry->dtype;
   bool exact = (type == ElementType::F32 && dtype == "F32") ||
+               (type == ElementType::F16 && dtype == "F16") ||
+               (type == ElementType::BF16 && dtype == "BF16") ||
                (type == ElementType::I32 && dtype == "I32") ||
                ((type == ElementType::I64 || type == ElementType::Index) &&
                 dtype == "I64");
@@ -262,12 +232,13 @@ SafetensorsFile::getTensor(llvm::StringRef name, ElementType type,
   // does not promise it; a misaligned tensor is copied once).
   if (exact && reinterpret_cast<uintptr_t>(bytes) % elementSize(type) == 0)
     return HostTensor::wrap(type, entry->shape, bytes, buffer);
-  bool halfToF32 =
-      type == ElementType::F32 && (dtype == "F16" || dtype == "BF16");
-  if (!exact && !halfToF32)
+  // Float weights convert to the argument's float type once, here.
+  bool convertible = isFloatType(type) &&
+                     (dtype == "F32" || dtype == "F16" || dtype == "BF16");
+  if (!exact && !convertible)
     return error("dtype " + dtype + " cannot be bound to an argument of " +
                  elementTypeName(type) + " (accepted: " +
-                 (type == ElementType::F32   ? "F32, F16, BF16"
+                 (isFloatType(type)          ? "F32, F16, BF16"
                   : type == ElementType::I32 ? "I32"
                                              : "I64") +
                  ")");
@@ -278,11 +249,28 @@ SafetensorsFile::getTensor(llvm::StringRef name, ElementType type,
     std::memcpy(tensor->getData(), bytes, tensor->getNumBytes());
     return tensor;
   }
-  float *out = static_cast<float *>(tensor->getData());
-  bool bf16 = dtype == "BF16";
-  for (int64_t i = 0, e = tensor->getNumElements(); i < e; ++i) {
+  // The file's values as f32 (exact for F16 and BF16), then rounded to
+  // the argument's type when that is narrower.
+  int64_t count = tensor->getNumElements();
+  auto fileValue = [&](int64_t i) -> float {
+    if (dtype == "F32") {
+      uint32_t bits = llvm::support::endian::read32le(bytes + 4 * i);
+      float value;
+      std::memcpy(&value, &bits, sizeof(value));
+      return value;
+    }
     uint16_t bits = llvm::support::endian::read16le(bytes + 2 * i);
-    out[i] = bf16 ? bfloat16ToFloat(bits) : halfToFloat(bits);
+    return dtype == "BF16" ? bfloat16ToFloat(bits) : halfToFloat(bits);
+  };
+  void *out = tensor->getData();
+  for (int64_t i = 0; i < count; ++i) {
+    float value = fileValue(i);
+    if (type == ElementType::F32)
+      static_cast<float *>(out)[i] = value;
+    else
+      static_cast<uint16_t *>(out)[i] = type == ElementType::F16
+                                            ? floatToHalf(value)
+                                            : floatToBfloat16(value);
   }
   return tensor;
 }

@@ -43,13 +43,17 @@ static llvm::Error unsupportedType(Type type) {
   llvm::raw_string_ostream(str) << type;
   return llvm::createStringError(
       "unsupported type %s at the function boundary (only ranked tensors "
-      "and scalars of f32, i32, i64, index)",
+      "and scalars of f32, f16, bf16, i32, i64, index)",
       str.c_str());
 }
 
 static std::optional<ElementType> getElementType(Type element) {
   if (element.isF32())
     return ElementType::F32;
+  if (element.isF16())
+    return ElementType::F16;
+  if (element.isBF16())
+    return ElementType::BF16;
   if (element.isSignlessInteger(32))
     return ElementType::I32;
   if (element.isSignlessInteger(64))

@@ -24,8 +24,9 @@ llvm::Error parseTypeSpec(StringRef text, llvm::SmallVectorImpl<int64_t> &shape,
                           ElementType &type, bool &isScalar) {
   StringRef dims;
   bool found = false;
-  for (ElementType candidate : {ElementType::F32, ElementType::I32,
-                                ElementType::I64, ElementType::Index}) {
+  for (ElementType candidate :
+       {ElementType::F32, ElementType::F16, ElementType::BF16, ElementType::I32,
+        ElementType::I64, ElementType::Index}) {
     StringRef name = elementTypeName(candidate);
     if (text == name) {
       type = candidate;
@@ -42,7 +43,7 @@ llvm::Error parseTypeSpec(StringRef text, llvm::SmallVectorImpl<int64_t> &shape,
   if (!found)
     return llvm::createStringError(
         "bad type '%s' (expected SHAPExTYPE such as 2x3xf32, with TYPE one "
-        "of f32, i32, i64, index)",
+        "of f32, f16, bf16, i32, i64, index)",
         text.str().c_str());
   isScalar = false;
   llvm::SmallVector<StringRef> parts;
@@ -79,11 +80,13 @@ llvm::Error storeToken(HostTensor &tensor, int64_t i, StringRef token) {
   std::string str = token.str();
   char *end = nullptr;
   errno = 0;
-  if (tensor.getElementType() == ElementType::F32) {
+  if (isFloatType(tensor.getElementType())) {
     float value = std::strtof(str.c_str(), &end);
     if (end != str.c_str() + str.size() || str.empty())
-      return llvm::createStringError("bad f32 value '%s'", str.c_str());
-    static_cast<float *>(tensor.getData())[i] = value;
+      return llvm::createStringError(
+          "bad %s value '%s'",
+          elementTypeName(tensor.getElementType()).str().c_str(), str.c_str());
+    tensor.setFromDouble(i, value);
     return llvm::Error::success();
   }
   long long value = std::strtoll(str.c_str(), &end, 10);
@@ -105,7 +108,7 @@ llvm::Error storeToken(HostTensor &tensor, int64_t i, StringRef token) {
 void fillRandom(HostTensor &tensor, uint64_t seed) {
   std::mt19937_64 rng(seed);
   for (int64_t i = 0; i < tensor.getNumElements(); ++i) {
-    if (tensor.getElementType() == ElementType::F32) {
+    if (isFloatType(tensor.getElementType())) {
       // Uniform in [-1, 1).
       double unit = static_cast<double>(rng() >> 11) * 0x1.0p-53;
       tensor.setFromDouble(i, 2.0 * unit - 1.0);
@@ -204,8 +207,8 @@ runner::parseValueSpec(StringRef spec, uint64_t seed,
 
 namespace {
 void printElement(llvm::raw_ostream &os, const HostTensor &value, int64_t i) {
-  if (value.getElementType() == ElementType::F32) {
-    float f = static_cast<const float *>(value.getData())[i];
+  if (isFloatType(value.getElementType())) {
+    double f = value.getAsDouble(i);
     if (std::isnan(f))
       os << "nan";
     else if (std::isinf(f))
@@ -274,7 +277,7 @@ std::optional<std::string> runner::compareValues(const HostTensor &actual,
   for (int64_t i = 0; i < actual.getNumElements(); ++i) {
     double x = actual.getAsDouble(i), y = expected.getAsDouble(i);
     bool match;
-    if (actual.getElementType() != ElementType::F32)
+    if (!isFloatType(actual.getElementType()))
       match = x == y;
     else if (std::isnan(x) || std::isnan(y))
       match = std::isnan(x) && std::isnan(y);

@@ -6,6 +6,13 @@
 // RUN: rm -f %t.out && %exit-status 1 transformer-translate --import-hf-config %t.json -o %t.out 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not test -e %t.out
 // MISSING: Error: {{.*}}.json: config key 'n_head': missing
+// An unknown --weight-type, and the block-quantized types not yet built.
+// RUN: rm -f %t.out && %exit-status 1 transformer-translate --import-hf-config %t.ok.json --weight-type=int3 -o %t.out 2>&1 | FileCheck %s --check-prefix=WTYPE
+// RUN: not test -e %t.out
+// WTYPE: Error: --weight-type=int3: unknown weight type (expected f32, bf16, f16, q8_0 or q4_0)
+// RUN: %exit-status 1 transformer-translate --import-hf-config %t.ok.json --weight-type=q4_0 -o %t.out 2>&1 | FileCheck %s --check-prefix=QUANT
+// RUN: not test -e %t.out
+// QUANT: Error: {{.*}}.json: --weight-type=q4_0: block-quantized weights are not supported yet (f32, bf16 and f16 are)
 // RUN: echo '{"model_type": "llama", "n_layer": 2}' > %t.json
 // RUN: %exit-status 1 transformer-translate --import-hf-config %t.json 2>&1 | FileCheck %s --check-prefix=TYPE
 // TYPE: Error: {{.*}}.json: config key 'model_type': unsupported model type 'llama' (supported: "gpt2")

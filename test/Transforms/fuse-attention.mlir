@@ -251,3 +251,27 @@ func.func @mul_broadcasting_splat(%q: tensor<1x4x8xf32>, %k: tensor<1x6x8xf32>, 
   %o = transformer.matmul %p, %v : tensor<2x4x6xf32>, tensor<2x6x8xf32> -> tensor<2x4x8xf32>
   return %o : tensor<2x4x8xf32>
 }
+
+// -----
+
+// Not fused: attention reads f32 keys and values; 16-bit ones (weights in a
+// hand-written program) stay matmuls.
+// CHECK-LABEL: func @half_values
+// CHECK-NOT: transformer.attention
+// CHECK: transformer.softmax
+// CHECK: transformer.matmul
+// CHECK-LABEL: func @half_keys
+// CHECK-NOT: transformer.attention
+// CHECK: transformer.softmax
+func.func @half_values(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>, %v: tensor<6x8xbf16>) -> tensor<4x8xf32> {
+  %s = transformer.matmul %q, %k {transpose_b} : tensor<4x8xf32>, tensor<6x8xf32> -> tensor<4x6xf32>
+  %p = transformer.softmax %s : tensor<4x6xf32> -> tensor<4x6xf32>
+  %o = transformer.matmul %p, %v : tensor<4x6xf32>, tensor<6x8xbf16> -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+func.func @half_keys(%q: tensor<4x8xf32>, %k: tensor<6x8xf16>, %v: tensor<6x8xf32>) -> tensor<4x8xf32> {
+  %s = transformer.matmul %q, %k {transpose_b} : tensor<4x8xf32>, tensor<6x8xf16> -> tensor<4x6xf32>
+  %p = transformer.softmax %s : tensor<4x6xf32> -> tensor<4x6xf32>
+  %o = transformer.matmul %p, %v : tensor<4x6xf32>, tensor<6x8xf32> -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}

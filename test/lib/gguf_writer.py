@@ -3,9 +3,9 @@
 GGUF as ggml's gguf.c reads it: the magic "GGUF", the version, the tensor
 and key-value counts, the key-values (typed), the tensor infos (name, dims
 innermost first, ggml type, offset into the data), then the data, each
-tensor aligned to `general.alignment` (32). Only F32 tensors are written
-here; llama.cpp converts them itself (llama-quantize) when a benchmark wants
-another format.
+tensor aligned to `general.alignment` (32). Tensors are written as F32,
+F16 or BF16 (rounded to nearest even); llama.cpp converts them itself
+(llama-quantize) when a benchmark wants a quantized format.
 
 `write_gpt2(path, cfg, weights)` writes a Hugging Face GPT-2 (the names and
 Conv1D layout of gpt2_reference.random_weights) with llama.cpp's tensor names
@@ -24,8 +24,21 @@ ALIGNMENT = 32
 
 # Value types of gguf.h.
 UINT32, INT32, FLOAT32, BOOL, STRING, ARRAY, UINT64 = 4, 5, 6, 7, 8, 9, 10
-# ggml types.
-GGML_TYPE_F32 = 0
+# ggml types, and the bytes of each (from float32 values).
+GGML_TYPE_F32, GGML_TYPE_F16, GGML_TYPE_BF16 = 0, 1, 30
+GGML_TYPES = {"f32": GGML_TYPE_F32, "f16": GGML_TYPE_F16, "bf16": GGML_TYPE_BF16}
+# llama.cpp's general.file_type (LLAMA_FTYPE_ALL_F32, _MOSTLY_F16, _MOSTLY_BF16).
+FILE_TYPES = {"f32": 0, "f16": 1, "bf16": 32}
+
+
+def _tensor_bytes(array, kind):
+    array = np.ascontiguousarray(array, dtype="<f4")
+    if kind == "f32":
+        return array.tobytes()
+    if kind == "f16":
+        return array.astype("<f2").tobytes()
+    bits = array.view(np.uint32).astype(np.uint64)
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype("<u2").tobytes()
 
 
 def _string(text):
@@ -62,30 +75,34 @@ def _key_value(key, kind, value):
     return out + _value(kind, value)
 
 
-def write(path, metadata, tensors):
+def write(path, metadata, tensors, types=None):
     """Writes `tensors` (name -> float32 numpy array, in numpy's row-major
     order, so that GGUF's dims are the shape reversed) with `metadata`
-    (key -> (GGUF type, value); an array is (ARRAY, (element type, list)))."""
+    (key -> (GGUF type, value); an array is (ARRAY, (element type, list))).
+    `types` maps a tensor's name to "f16" or "bf16" to store it so (F32
+    otherwise)."""
+    types = types or {}
     metadata = dict(metadata)
     metadata.setdefault("general.alignment", (UINT32, ALIGNMENT))
     header = GGUF_MAGIC + struct.pack("<IQQ", GGUF_VERSION, len(tensors), len(metadata))
     header += b"".join(_key_value(k, kind, v) for k, (kind, v) in metadata.items())
     infos, offset, blobs = b"", 0, []
     for name, array in tensors.items():
-        array = np.ascontiguousarray(array, dtype="<f4")
-        dims = list(reversed(array.shape))
+        kind = types.get(name, "f32")
+        data = _tensor_bytes(array, kind)
+        dims = list(reversed(np.shape(array)))
         infos += _string(name) + struct.pack("<I", len(dims))
         infos += struct.pack("<%dQ" % len(dims), *dims)
-        infos += struct.pack("<IQ", GGML_TYPE_F32, offset)
-        blobs.append((offset, array))
-        offset += -(-array.nbytes // ALIGNMENT) * ALIGNMENT
+        infos += struct.pack("<IQ", GGML_TYPES[kind], offset)
+        blobs.append((offset, data))
+        offset += -(-len(data) // ALIGNMENT) * ALIGNMENT
     with open(path, "wb") as f:
         f.write(header + infos)
         f.write(b"\0" * (-f.tell() % ALIGNMENT))
         start = f.tell()
-        for at, array in blobs:
+        for at, data in blobs:
             f.write(b"\0" * (start + at - f.tell()))
-            f.write(array.tobytes())
+            f.write(data)
 
 
 def _byte_tokens(count):
@@ -109,11 +126,13 @@ def _byte_tokens(count):
     return tokens
 
 
-def write_gpt2(path, cfg, weights):
+def write_gpt2(path, cfg, weights, weight_type="f32"):
     """GPT-2 (Hugging Face names, Conv1D weights stored in x out) as llama.cpp
     reads it: `token_embd`, `position_embd`, `blk.N.{attn_norm, attn_qkv,
     attn_output, ffn_norm, ffn_up, ffn_down}`, `output_norm`; the LM head is
-    tied to the token embedding (no `output.weight`)."""
+    tied to the token embedding (no `output.weight`). `weight_type` (f32,
+    f16, bf16) stores the 2-D weights but the position embedding, as
+    llama.cpp's convert_hf_to_gguf.py --outtype does."""
     d, layers = cfg["n_embd"], cfg["n_layer"]
     vocab = cfg["vocab_size"]
     tensors = {"token_embd.weight": weights["wte.weight"],
@@ -145,7 +164,7 @@ def write_gpt2(path, cfg, weights):
         "gpt2.block_count": (UINT32, layers),
         "gpt2.attention.head_count": (UINT32, cfg["n_head"]),
         "gpt2.attention.layer_norm_epsilon": (FLOAT32, cfg.get("layer_norm_epsilon", 1e-5)),
-        "general.file_type": (UINT32, 0),
+        "general.file_type": (UINT32, FILE_TYPES[weight_type]),
         "tokenizer.ggml.model": (STRING, "gpt2"),
         "tokenizer.ggml.pre": (STRING, "gpt-2"),
         "tokenizer.ggml.tokens": (ARRAY, (STRING, _byte_tokens(vocab))),
@@ -154,4 +173,6 @@ def write_gpt2(path, cfg, weights):
         "tokenizer.ggml.bos_token_id": (UINT32, cfg.get("bos_token_id", eos)),
         "tokenizer.ggml.eos_token_id": (UINT32, eos),
     }
-    write(path, metadata, tensors)
+    types = {name: weight_type for name, array in tensors.items()
+             if np.ndim(array) == 2 and name != "position_embd.weight"}
+    write(path, metadata, tensors, types)

@@ -26,6 +26,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
+import reference_ops  # noqa: E402
 import safetensors_io  # noqa: E402
 
 TOL = 1e-4
@@ -91,11 +92,19 @@ def write_model(directory, cfg, weights, prefix=False):
                          metadata={"format": "pt"})
 
 
-def read_model(directory):
+def read_model(directory, weight_type="f32"):
+    """The config and the weights, with the 2-D weights but the position
+    embedding rounded to `weight_type` (f32, bf16, f16) as a module imported
+    with --weight-type holds them: the reference then runs in float32 on
+    exactly the values the compiled model multiplies by."""
     with open(os.path.join(directory, "config.json")) as f:
         cfg = json.load(f)
     with open(os.path.join(directory, "weights.npz"), "rb") as f:
         weights = dict(np.load(f))
+    if weight_type != "f32":
+        weights = {name: reference_ops.round_to(value, weight_type)
+                   if value.ndim == 2 and name != "wpe.weight" else value
+                   for name, value in weights.items()}
     return cfg, weights
 
 
@@ -171,8 +180,12 @@ class TorchGPT2:
 
 # --- Calls of the compiled module --------------------------------------------
 
+# The module that `run` compiles, in the model's directory (--model).
+MODEL_FILE = "model.mlir"
+
+
 def run(directory, entry, inputs, outputs):
-    cmd = ["transformer-run", os.path.join(directory, "model.mlir"), "-e", entry,
+    cmd = ["transformer-run", os.path.join(directory, MODEL_FILE), "-e", entry,
            "--parameters=" + os.path.join(directory, "model.safetensors")]
     cmd += os.environ.get("TRANSFORMER_RUN_FLAGS", "").split()
     for value in inputs:
@@ -222,7 +235,7 @@ def cmd_setup(args):
 
 
 def cmd_forward(args):
-    cfg, weights = read_model(args.dir)
+    cfg, weights = read_model(args.dir, args.weight_type)
     model = TorchGPT2(cfg, weights)
     for batch, length in [(1, 7), (2, 16), (3, 1)]:
         ids = prompt_tokens(cfg, batch, length, seed=batch)
@@ -233,7 +246,7 @@ def cmd_forward(args):
 
 
 def cmd_generate(args):
-    cfg, weights = read_model(args.dir)
+    cfg, weights = read_model(args.dir, args.weight_type)
     model = TorchGPT2(cfg, weights)
     prompt = prompt_tokens(cfg, args.batch, 5, seed=10 + args.batch)
     expected = model.generate(prompt, args.steps)
@@ -245,7 +258,7 @@ def cmd_generate(args):
 
 
 def cmd_decode(args):
-    cfg, weights = read_model(args.dir)
+    cfg, weights = read_model(args.dir, args.weight_type)
     batch = 2
     tokens = prompt_tokens(cfg, batch, 6 + args.steps, seed=20)
     logits, cache = run(args.dir, "prefill", [tokens[:, :6]], 2)
@@ -285,7 +298,15 @@ def main():
     s.add_argument("dir")
     s.add_argument("steps", type=int)
     s.set_defaults(fn=cmd_decode)
+    for name in ("forward", "generate", "decode"):
+        sub.choices[name].add_argument(
+            "--weight-type", default="f32", choices=["f32", "bf16", "f16"],
+            help="the --weight-type the module was imported with")
+        sub.choices[name].add_argument(
+            "--model", default="model.mlir", help="the module, in DIR")
     args = parser.parse_args()
+    global MODEL_FILE
+    MODEL_FILE = getattr(args, "model", MODEL_FILE)
     args.fn(args)
 
 

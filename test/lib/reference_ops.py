@@ -10,6 +10,20 @@ def f64(x):
     return np.asarray(x, dtype=np.float64)
 
 
+def round_to(x, dtype):
+    """The f32 array `x` rounded to nearest even in "f16" or "bf16" and
+    widened back: the values a 16-bit weight argument holds when the runner
+    binds f32 data to it."""
+    x = np.asarray(x, dtype=np.float32)
+    if dtype == "f16":
+        return x.astype(np.float16).astype(np.float32)
+    if dtype != "bf16":
+        raise ValueError("round_to: f16 or bf16, not %r" % dtype)
+    bits = x.view(np.uint32).astype(np.uint64)
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16
+    return bits.astype(np.uint32).view(np.float32)
+
+
 def matmul(a, b, transpose_b=False):
     b = f64(b)
     if transpose_b:

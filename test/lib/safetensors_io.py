@@ -118,14 +118,19 @@ def make_case(path, case):
         raise SystemExit("unknown case " + case)
 
 
-def check(out_path, case):
+def check(out_path, case, weight_type="f32"):
     """Compares the result of parameters.mlir's @main (x = 1..6 as 2x3) with
-    numpy, with the weights as `case` stores them."""
+    numpy, with the weights as `case` stores them, and h.0.w then rounded to
+    `weight_type` (the module's type for it: f32, f16 or bf16)."""
     w = small_weights()
     if case == "f16":
         w = {k: v.astype(np.float16).astype(np.float32) for k, v in w.items()}
     elif case == "bf16":
         w = {k: bf16_to_f32(v) for k, v in w.items()}
+    if weight_type == "f16":
+        w["h.0.w"] = w["h.0.w"].astype(np.float16).astype(np.float32)
+    elif weight_type == "bf16":
+        w["h.0.w"] = bf16_to_f32(w["h.0.w"])
     x = np.arange(1, 7, dtype=np.float64).reshape(2, 3)
     expected = x @ w["h.0.w"].astype(np.float64) + w["h.0.b"]
     got = np.load(out_path)
@@ -138,5 +143,5 @@ def check(out_path, case):
 
 if __name__ == "__main__":
     if sys.argv[1] == "check":
-        sys.exit(check(sys.argv[2], sys.argv[3]))
+        sys.exit(check(*sys.argv[2:5]))
     make_case(sys.argv[1], sys.argv[2])

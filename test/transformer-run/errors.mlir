@@ -31,8 +31,8 @@
 // RUN: %exit-status 1 transformer-run %t/main.mlir --input="2x3xf32=1 2 3" --input=3xf32=1 2>&1 | FileCheck %s --check-prefix=COUNT --match-full-lines --implicit-check-not={{.}}
 // COUNT: Error: input 0: '2x3xf32' needs 6 values (or one to fill it), got 3
 
-// RUN: %exit-status 1 transformer-run %t/main.mlir --input="2x3xf16=1" --input=3xf32=1 2>&1 | FileCheck %s --check-prefix=DTYPE --match-full-lines --implicit-check-not={{.}}
-// DTYPE: Error: input 0: bad type '2x3xf16' (expected SHAPExTYPE such as 2x3xf32, with TYPE one of f32, i32, i64, index)
+// RUN: %exit-status 1 transformer-run %t/main.mlir --input="2x3xf64=1" --input=3xf32=1 2>&1 | FileCheck %s --check-prefix=DTYPE --match-full-lines --implicit-check-not={{.}}
+// DTYPE: Error: input 0: bad type '2x3xf64' (expected SHAPExTYPE such as 2x3xf32, with TYPE one of f32, f16, bf16, i32, i64, index)
 
 // RUN: %exit-status 1 transformer-run %t/main.mlir --input="100000x100000x100xf32=0" --input=3xf32=1 2>&1 | FileCheck %s --check-prefix=HUGE --match-full-lines --implicit-check-not={{.}}
 // HUGE: Error: input 0: '100000x100000x100xf32': tensor of 100000x100000x100 elements is larger than the 1024 MiB limit
@@ -68,8 +68,8 @@
 // VERIFY: Error: {{.*}}verify.mlir:2:8: 'transformer.softmax' op result type 'tensor<2x2xf32>' does not match the type 'tensor<2x3xf32>' inferred from the operands
 
 // Unsupported types at the function boundary.
-// RUN: %exit-status 1 transformer-run %t/f16.mlir --input=2xf32=1 2>&1 | FileCheck %s --check-prefix=F16 --match-full-lines --implicit-check-not={{.}}
-// F16: Error: @main: unsupported type tensor<2xf16> at the function boundary (only ranked tensors and scalars of f32, i32, i64, index)
+// RUN: %exit-status 1 transformer-run %t/f64.mlir --input=2xf32=1 2>&1 | FileCheck %s --check-prefix=F64 --match-full-lines --implicit-check-not={{.}}
+// F64: Error: @main: unsupported type tensor<2xf64> at the function boundary (only ranked tensors and scalars of f32, f16, bf16, i32, i64, index)
 
 //--- main.mlir
 func.func @main(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
@@ -83,7 +83,7 @@ func.func @main(%a: tensor<2x3xf32>) -> tensor<2x2xf32> {
   %0 = transformer.softmax %a : tensor<2x3xf32> -> tensor<2x2xf32>
   return %0 : tensor<2x2xf32>
 }
-//--- f16.mlir
-func.func @main(%a: tensor<2xf16>) -> tensor<2xf16> {
-  return %a : tensor<2xf16>
+//--- f64.mlir
+func.func @main(%a: tensor<2xf64>) -> tensor<2xf64> {
+  return %a : tensor<2xf64>
 }

@@ -255,7 +255,9 @@ void printAsMlirRunner(const HostTensor &result) {
   const void *data = result.getData();
   switch (result.getElementType()) {
   case ElementType::F32:
-    llvm::outs() << static_cast<double>(*static_cast<const float *>(data));
+  case ElementType::F16:
+  case ElementType::BF16:
+    llvm::outs() << result.getAsDouble(0);
     break;
   case ElementType::I32:
     llvm::outs() << *static_cast<const int32_t *>(data);
@@ -398,6 +400,13 @@ int run() {
         scalarType = sig.elementType;
       llvm::Expected<HostTensor> value =
           parseValueSpec(inputs[next], seed + i, scalarType);
+      if (!value)
+        return fail("input " + llvm::Twine(next) + ": " +
+                    llvm::toString(value.takeError()));
+      // f32 values (a .npy file, inline numbers) for a bf16 or f16
+      // argument are rounded to it, as --parameters does for weights.
+      if (isFloatType(sig.elementType) && isFloatType(value->getElementType()))
+        value = convertFloats(std::move(*value), sig.elementType);
       if (!value)
         return fail("input " + llvm::Twine(next) + ": " +
                     llvm::toString(value.takeError()));

@@ -20,6 +20,10 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 /// Ranked or unranked tensor of f32. Operands are normally ranked; unranked
 /// values appear between ops before `--transformer-shape-inference` runs.
 def Transformer_FloatTensor : TensorOf<[F32]>;
+/// A weight: f32, or bf16/f16 read by f32 code (the contractions and the
+/// embedding widen each element to f32 where they load it; results and
+/// accumulation stay f32).
+def Transformer_WeightTensor : TensorOf<[F32, F16, BF16]>;
 /// Token ids for `transformer.embedding`.
 def Transformer_IdTensor : TensorOf<[I32, I64]>;
 
@@ -90,6 +94,9 @@ def Transformer_MatmulOp : Transformer_Op<"matmul"> {
     2 or more. Their leading batch dimensions are equal, or `%b` has rank 2
     and is broadcast over the batch of `%a`.
 
+    `%b` may be `bf16` or `f16` (a weight stored in 16 bits): each element
+    is widened to f32 where it is read, and the product and its sums are f32.
+
     Example:
 
     ```mlir
@@ -100,7 +107,7 @@ def Transformer_MatmulOp : Transformer_Op<"matmul"> {
     ```
   }];
   let arguments = (ins Transformer_FloatTensor:$lhs,
-                       Transformer_FloatTensor:$rhs,
+                       Transformer_WeightTensor:$rhs,
                        UnitAttr:$transpose_b);
   let results = (outs Transformer_FloatTensor:$result);
   let assemblyFormat = [{
@@ -145,6 +152,10 @@ def Transformer_LinearOp : Transformer_Op<"linear"> {
     PyTorch's `nn.Linear`: `%x` is `..xK`, the weight `%w` is `NxK`, the bias
     `%b` is `N`, and the result is `..xN`.
 
+    The weight may be `bf16` or `f16`: each element is widened to f32 where
+    it is read (no f32 copy of the weight is made), and the products and
+    their sums are f32.
+
     Example:
 
     ```mlir
@@ -154,7 +165,7 @@ def Transformer_LinearOp : Transformer_Op<"linear"> {
     ```
   }];
   let arguments = (ins Transformer_FloatTensor:$input,
-                       Transformer_FloatTensor:$weight,
+                       Transformer_WeightTensor:$weight,
                        Transformer_FloatTensor:$bias);
   let results = (outs Transformer_FloatTensor:$result);
   let assemblyFormat = [{
@@ -307,6 +318,7 @@ def Transformer_EmbeddingOp : Transformer_Op<"embedding"> {
     For ids of shape `..` (`i32` or `i64`) and a table `VxD`, the result
     `..xD` holds row `ids[..]` of the table. An id outside `[0, V)` stops the
     program at run time with a message; it is never read out of bounds.
+    The table may be `bf16` or `f16`; the rows it gives are widened to f32.
 
     Example:
 
@@ -316,7 +328,7 @@ def Transformer_EmbeddingOp : Transformer_Op<"embedding"> {
     ```
   }];
   let arguments = (ins Transformer_IdTensor:$ids,
-                       Transformer_FloatTensor:$table);
+                       Transformer_WeightTensor:$table);
   let results = (outs Transformer_FloatTensor:$result);
   let assemblyFormat = [{
     $ids `,` $table attr-dict `:` type($ids) `,` type($table) `->` type($result)

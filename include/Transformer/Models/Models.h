@@ -21,9 +21,19 @@
 namespace mlir::transformer::models {
 
 /// What every importer accepts besides the config.
+/// The storage of a model's 2-D weights (`--weight-type`).
+enum class WeightType { F32, BF16, F16, Q8_0, Q4_0 };
+
+/// `f32`, `bf16`, `f16`, `q8_0`, `q4_0`.
+llvm::StringRef weightTypeName(WeightType type);
+std::optional<WeightType> parseWeightType(llvm::StringRef name);
+
 struct ImportOptions {
   /// Positions the KV cache holds; 0: the model's maximum (n_positions).
   int64_t maxSeq = 0;
+  /// The projections' and the token embedding's (and so the tied LM
+  /// head's) storage; the position embedding and 1-D weights stay f32.
+  WeightType weightType = WeightType::F32;
 };
 
 /// A GPT-2 configuration (the keys of Hugging Face's GPT2Config).
@@ -37,6 +47,8 @@ struct GPT2Config {
   double layerNormEpsilon = 1e-5;
   /// `gelu_new` / `gelu_pytorch_tanh`: true; `gelu`: false (erf form).
   bool tanhGelu = true;
+  /// The 2-D weights' storage (ImportOptions::weightType).
+  WeightType weightType = WeightType::F32;
   /// tie_word_embeddings: the LM head is wte.weight; otherwise
   /// lm_head.weight.
   bool tiedLMHead = true;

@@ -2,7 +2,8 @@
 //-*-===//
 //
 // The values transformer-run passes to and receives from compiled functions:
-// dense row-major arrays of f32, i32 or i64 (index is held as i64), or scalars
+// dense row-major arrays of f32, f16, bf16, i32 or i64 (index is held as
+// i64), or scalars
 // (rank 0). Kept free of MLIR headers so that the input parsers can be fuzzed
 // on their own.
 //
@@ -23,13 +24,15 @@
 
 namespace mlir::transformer::runner {
 
-enum class ElementType { F32, I32, I64, Index };
+enum class ElementType { F32, F16, BF16, I32, I64, Index };
 
-/// `f32`, `i32`, `i64`, `index`.
+/// `f32`, `f16`, `bf16`, `i32`, `i64`, `index`.
 llvm::StringRef elementTypeName(ElementType type);
 std::optional<ElementType> parseElementType(llvm::StringRef name);
 /// Bytes per element (index is stored as 64 bits).
 size_t elementSize(ElementType type);
+/// f32, f16 or bf16.
+bool isFloatType(ElementType type);
 
 /// The largest tensor the runner will allocate for an input or an expected
 /// output (1 GiB by default): a bigger declared shape is an error, not an
@@ -100,6 +103,12 @@ private:
   std::shared_ptr<void> owner;
   char *data = nullptr;
 };
+
+/// `value` with the float type `type`: itself when it has that type, else a
+/// converted copy when both are float types (f32, f16, bf16; narrowing
+/// rounds to nearest even), as transformer-run binds an f32 input or weight
+/// to a 16-bit argument. Fails, naming both types, for any other pair.
+llvm::Expected<HostTensor> convertFloats(HostTensor value, ElementType type);
 
 /// Multiplies out `shape` into an element count, failing on negative dims or
 /// when the byte size would exceed getMaxTensorBytes().

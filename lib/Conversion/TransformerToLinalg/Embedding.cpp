@@ -107,7 +107,11 @@ struct EmbeddingLowering : OpConversionPattern<EmbeddingOp> {
           Value row =
               arith::IndexCastOp::create(b, loc, b.getIndexType(), in[0]);
           Value col = linalg::IndexOp::create(b, loc, rank);
-          return tensor::ExtractOp::create(b, loc, table, ValueRange{row, col});
+          Value element =
+              tensor::ExtractOp::create(b, loc, table, ValueRange{row, col});
+          if (element.getType().isF32())
+            return element;
+          return arith::ExtFOp::create(b, loc, b.getF32Type(), element);
         });
     rewriter.replaceOp(op, result);
     return success();

@@ -88,6 +88,10 @@ struct FuseAttentionPattern : OpRewritePattern<MatmulOp> {
     if (pv.getTransposeB())
       return rewriter.notifyMatchFailure(pv, "value is transposed");
     Value probs = pv.getLhs(), v = pv.getRhs();
+    // Attention reads f32 keys and values; a 16-bit weight as the value
+    // stays a matmul.
+    if (!getElementTypeOrSelf(v.getType()).isF32())
+      return rewriter.notifyMatchFailure(pv, "value is not f32");
     if (!probs.hasOneUse())
       return rewriter.notifyMatchFailure(pv, "probabilities have other users");
 
@@ -111,6 +115,8 @@ struct FuseAttentionPattern : OpRewritePattern<MatmulOp> {
       return rewriter.notifyMatchFailure(pv, "scores are not a single-use "
                                              "matmul");
     Value q = qk.getLhs(), k;
+    if (!getElementTypeOrSelf(qk.getRhs().getType()).isF32())
+      return rewriter.notifyMatchFailure(pv, "keys are not f32");
     if (qk.getTransposeB()) {
       k = qk.getRhs();
     } else {

@@ -338,3 +338,35 @@ func.func @dynamic_rows_late_value(%a: tensor<?x32xf32>, %b: tensor<32x128xf32>,
   } -> tensor<?x128xf32>
   return %r : tensor<?x128xf32>
 }
+
+// -----
+
+// A bf16 B with few rows: the dot-product form loads B's rows as bf16
+// vectors and widens them in registers; no f32 copy of B is made.
+// CHECK-LABEL: func.func @dot_rows_bf16
+// CHECK-NOT:     linalg.transpose
+// CHECK:         scf.forall
+// CHECK:               %[[V:.*]] = vector.transfer_read %{{.*}} : tensor<40x32xbf16>, vector<16xbf16>
+// CHECK:               %[[W:.*]] = arith.extf %[[V]] : vector<16xbf16> to vector<16xf32>
+// CHECK:               vector.fma %{{.*}}, %[[W]]
+// CHECK-NOT:     tensor<40x32xf32>
+func.func @dot_rows_bf16(%a: tensor<2x32xf32>, %b: tensor<40x32xbf16>, %c: tensor<2x40xf32>) -> tensor<2x40xf32> {
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<2x32xf32>, tensor<40x32xbf16>) outs(%c : tensor<2x40xf32>) -> tensor<2x40xf32>
+  return %0 : tensor<2x40xf32>
+}
+
+// -----
+
+// Many rows by an f16 B indexed (n, k): the transposed copy keeps B's type
+// (half the bytes of f32), a linalg.contract widens it, and the pad of n to
+// the register tile pads with an f16 zero.
+// CHECK-LABEL: func.func @tiles_f16
+// CHECK:         %[[T:.*]] = linalg.transpose ins(%{{.*}} : tensor<70x32xf16>) outs(%{{.*}} : tensor<32x70xf16>) permutation = [1, 0] {transformer.contraction = "transpose"}
+// CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
+// CHECK:         tensor.pad %[[T]] low[0, 0] high[0, 26]
+// CHECK:           tensor.yield %[[ZERO]] : f16
+// CHECK:         linalg.contract {{.*}} {transformer.contraction = "mnk"} ins(%{{.*}}, %{{.*}} : tensor<64x32xf32>, tensor<32x96xf16>)
+func.func @tiles_f16(%a: tensor<64x32xf32>, %b: tensor<70x32xf16>, %c: tensor<64x70xf32>) -> tensor<64x70xf32> {
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<64x32xf32>, tensor<70x32xf16>) outs(%c : tensor<64x70xf32>) -> tensor<64x70xf32>
+  return %0 : tensor<64x70xf32>
+}

@@ -59,3 +59,16 @@ func.func @rope_offset_dynamic(%x: tensor<?x?xf32>, %pos: index) -> tensor<?x?xf
   %0 = transformer.rope %x at %pos : tensor<?x?xf32> -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+
+// -----
+
+// A 16-bit table: each element gathered is widened to f32 where it is read.
+// CHECK-LABEL: func @embedding_f16
+// CHECK: linalg.generic {{.*}} ins(%arg0 : tensor<3xi32>) outs(%{{.*}} : tensor<3x4xf32>)
+// CHECK: %[[E:.*]] = tensor.extract %arg1[%{{.*}}, %{{.*}}] : tensor<10x4xf16>
+// CHECK: %[[W:.*]] = arith.extf %[[E]] : f16 to f32
+// CHECK: linalg.yield %[[W]] : f32
+func.func @embedding_f16(%ids: tensor<3xi32>, %table: tensor<10x4xf16>) -> tensor<3x4xf32> {
+  %0 = transformer.embedding %ids, %table : tensor<3xi32>, tensor<10x4xf16> -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}

@@ -193,3 +193,26 @@ func.func @linear_dynamic(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>, %b: tensor<?
   %0 = transformer.linear %x, %w, %b : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+
+// -----
+
+// A bf16 weight stays bf16: linalg.matmul's body widens each element (no
+// f32 copy of the weight).
+// CHECK-LABEL: func @linear_bf16
+// CHECK-SAME: (%[[X:.*]]: tensor<3x4xf32>, %[[W:.*]]: tensor<5x4xbf16>, %[[B:.*]]: tensor<5xf32>)
+// CHECK: %[[INIT:.*]] = linalg.broadcast ins(%[[B]] : tensor<5xf32>)
+// CHECK: linalg.matmul indexing_maps = [{{.*}}] ins(%[[X]], %[[W]] : tensor<3x4xf32>, tensor<5x4xbf16>) outs(%[[INIT]] : tensor<3x5xf32>)
+// CHECK-NOT: arith.extf
+func.func @linear_bf16(%x: tensor<3x4xf32>, %w: tensor<5x4xbf16>, %b: tensor<5xf32>) -> tensor<3x5xf32> {
+  %0 = transformer.linear %x, %w, %b : tensor<3x4xf32>, tensor<5x4xbf16>, tensor<5xf32> -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @matmul_f16
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<3x4xf32>, tensor<4x5xf16>) outs(%{{.*}} : tensor<3x5xf32>)
+func.func @matmul_f16(%a: tensor<3x4xf32>, %b: tensor<4x5xf16>) -> tensor<3x5xf32> {
+  %0 = transformer.matmul %a, %b : tensor<3x4xf32>, tensor<4x5xf16> -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}

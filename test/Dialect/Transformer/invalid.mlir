@@ -480,3 +480,36 @@ func.func @attention_window_without_causal(%q: tensor<4x8xf32>) {
   %0 = transformer.attention %q, %q, %q {window = 2 : i64} : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
   return
 }
+
+// -----
+
+// Only weights may be 16-bit: an activation (matmul's lhs) may not.
+func.func @half_lhs(%a: tensor<3x4xbf16>, %b: tensor<4x5xf32>) {
+  // expected-error@+1 {{'transformer.matmul' op operand #0 must be tensor of 32-bit float values, but got 'tensor<3x4xbf16>'}}
+  %0 = transformer.matmul %a, %b : tensor<3x4xbf16>, tensor<4x5xf32> -> tensor<3x5xf32>
+  return
+}
+
+// -----
+
+func.func @f64_weight(%x: tensor<2x4xf32>, %w: tensor<5x4xf64>, %b: tensor<5xf32>) {
+  // expected-error@+1 {{'transformer.linear' op operand #1 must be tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<5x4xf64>'}}
+  %0 = transformer.linear %x, %w, %b : tensor<2x4xf32>, tensor<5x4xf64>, tensor<5xf32> -> tensor<2x5xf32>
+  return
+}
+
+// -----
+
+func.func @half_result(%ids: tensor<3xi32>, %table: tensor<10x4xf16>) {
+  // expected-error@+1 {{'transformer.embedding' op result #0 must be tensor of 32-bit float values, but got 'tensor<3x4xf16>'}}
+  %0 = transformer.embedding %ids, %table : tensor<3xi32>, tensor<10x4xf16> -> tensor<3x4xf16>
+  return
+}
+
+// -----
+
+func.func @half_bias(%x: tensor<2x4xf32>, %w: tensor<5x4xbf16>, %b: tensor<5xbf16>) {
+  // expected-error@+1 {{'transformer.linear' op operand #2 must be tensor of 32-bit float values, but got 'tensor<5xbf16>'}}
+  %0 = transformer.linear %x, %w, %b : tensor<2x4xf32>, tensor<5x4xbf16>, tensor<5xbf16> -> tensor<2x5xf32>
+  return
+}

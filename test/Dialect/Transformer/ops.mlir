@@ -73,6 +73,22 @@ func.func @linear(%x: tensor<2x3x4xf32>, %w: tensor<5x4xf32>, %b: tensor<5xf32>)
   return
 }
 
+// Weights (matmul's rhs, linear's weight, the embedding table) may be
+// bf16 or f16; the other operands and the result stay f32.
+// CHECK-LABEL: func @half_weights
+func.func @half_weights(%x: tensor<2x3x4xf32>, %w: tensor<5x4xbf16>, %b: tensor<5xf32>,
+                        %h: tensor<4x6xf16>, %ids: tensor<3xi32>, %table: tensor<10x4xbf16>) {
+  // CHECK: transformer.linear %{{.*}}, %{{.*}}, %{{.*}} : tensor<2x3x4xf32>, tensor<5x4xbf16>, tensor<5xf32> -> tensor<2x3x5xf32>
+  %0 = transformer.linear %x, %w, %b : tensor<2x3x4xf32>, tensor<5x4xbf16>, tensor<5xf32> -> tensor<2x3x5xf32>
+  // CHECK: transformer.matmul %{{.*}}, %{{.*}} : tensor<2x3x4xf32>, tensor<4x6xf16> -> tensor<2x3x6xf32>
+  %1 = transformer.matmul %x, %h : tensor<2x3x4xf32>, tensor<4x6xf16> -> tensor<2x3x6xf32>
+  // CHECK: transformer.matmul %{{.*}}, %{{.*}} {transpose_b} : tensor<2x3x4xf32>, tensor<5x4xbf16> -> tensor<2x3x5xf32>
+  %2 = transformer.matmul %x, %w {transpose_b} : tensor<2x3x4xf32>, tensor<5x4xbf16> -> tensor<2x3x5xf32>
+  // CHECK: transformer.embedding %{{.*}}, %{{.*}} : tensor<3xi32>, tensor<10x4xbf16> -> tensor<3x4xf32>
+  %3 = transformer.embedding %ids, %table : tensor<3xi32>, tensor<10x4xbf16> -> tensor<3x4xf32>
+  return
+}
+
 // CHECK-LABEL: func @embedding
 func.func @embedding(%ids: tensor<2x3xi32>, %ids64: tensor<?xi64>, %table: tensor<10x4xf32>) {
   // CHECK: transformer.embedding %{{.*}}, %{{.*}} : tensor<2x3xi32>, tensor<10x4xf32> -> tensor<2x3x4xf32>

@@ -131,6 +131,31 @@ def TransformerCheckLLVMLoweringPass
   }];
 }
 
+def TransformerMaskedHalfFloatsAsIntegersPass
+    : Pass<"transformer-masked-half-floats-as-integers", "::mlir::ModuleOp"> {
+  let summary = "Move 16-bit floats through masked loads and stores as i16";
+  let description = [{
+    A masked load or store (`llvm.intr.masked.load` / `.store`, from the
+    masked vector transfers at the edges of a bf16 or f16 weight) only moves
+    bits, but LLVM's x86 backend, without AVX-512 BF16/FP16, legalizes a
+    vector of `bfloat` or `half` by widening it to `float` and back: a
+    library call per element (`__truncsfbf2`, which the JIT's process may
+    not even have). This pass, run on the LLVM dialect, makes such a load or
+    store one of `i16` lanes between two `llvm.bitcast`s:
+
+    ```mlir
+    %v = llvm.intr.masked.load %p, %m, %pass {alignment = 2 : i32}
+        : (!llvm.ptr, vector<16xi1>, vector<16xbf16>) -> vector<16xbf16>
+    // becomes
+    %i = llvm.bitcast %pass : vector<16xbf16> to vector<16xi16>
+    %l = llvm.intr.masked.load %p, %m, %i {alignment = 2 : i32}
+        : (!llvm.ptr, vector<16xi1>, vector<16xi16>) -> vector<16xi16>
+    %v = llvm.bitcast %l : vector<16xi16> to vector<16xbf16>
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def TransformerLowerStridedCopiesPass
     : Pass<"transformer-lower-strided-copies", "::mlir::func::FuncOp"> {
   let summary = "Turn memref.copy between non-contiguous buffers into linalg.copy";

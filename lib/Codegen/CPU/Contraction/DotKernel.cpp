@@ -54,15 +54,21 @@ int64_t getColumnsPerTask(linalg::LinalgOp op) {
 }
 
 /// Whether `op` is a 3-loop f32 multiply-accumulate (upstream's contraction
-/// check) indexed A (m, k), B as `rhs`, C (m, n), with loops (m, n, k).
+/// check) indexed A (m, k), B as `rhs`, C (m, n), with loops (m, n, k). B
+/// may hold bf16 or f16 (isWidenedToF32), widened as it is loaded.
 bool isF32Contraction(linalg::LinalgOp op, bool rhsIsNK) {
   if (op.getNumLoops() != 3 || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics() ||
       !linalg::isaContractionOpInterface(op))
     return false;
-  for (Value operand : op->getOperands())
-    if (!getElementTypeOrSelf(operand.getType()).isF32())
-      return false;
+  Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1],
+        acc = op.getDpsInits()[0];
+  if (!getElementTypeOrSelf(lhs.getType()).isF32() ||
+      !getElementTypeOrSelf(acc.getType()).isF32())
+    return false;
+  Type rhsElement = getElementTypeOrSelf(rhs.getType());
+  if (!rhsElement.isF32() && !isWidenedToF32(rhsElement))
+    return false;
   MLIRContext *ctx = op.getContext();
   AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
              k = getAffineDimExpr(2, ctx);
@@ -81,6 +87,24 @@ bool isStaticMultiple(linalg::LinalgOp op, unsigned loop, int64_t of) {
   return !ShapedType::isDynamic(size) && size % of == 0;
 }
 } // namespace
+
+bool transformer::isWidenedToF32(Type type) {
+  return type.isBF16() || type.isF16();
+}
+
+Value transformer::readAsF32(OpBuilder &b, Location loc, VectorType type,
+                             Value source, ValueRange indices) {
+  Type element = getElementTypeOrSelf(source.getType());
+  auto readType = VectorType::get(type.getShape(), element);
+  Value padding =
+      arith::ConstantOp::create(b, loc, b.getFloatAttr(element, 0.0));
+  Value read =
+      vector::TransferReadOp::create(b, loc, readType, source, indices, padding,
+                                     SmallVector<bool>(type.getRank(), true));
+  if (element == type.getElementType())
+    return read;
+  return arith::ExtFOp::create(b, loc, type, read);
+}
 
 bool transformer::isDotForm(linalg::LinalgOp op) {
   return isF32Contraction(op, /*rhsIsNK=*/true) &&
@@ -127,8 +151,7 @@ Value transformer::buildDotKernel(OpBuilder &b, linalg::LinalgOp op) {
           SmallVector<Value> next;
           for (int64_t i = 0; i < count; ++i) {
             Value n = arith::AddIOp::create(lb, loc, column, index(lb, i));
-            Value bRow = vector::TransferReadOp::create(
-                lb, loc, lanesType, rhs, ValueRange{n, k}, padding, inBounds);
+            Value bRow = readAsF32(lb, loc, lanesType, rhs, ValueRange{n, k});
             next.push_back(vector::FMAOp::create(lb, loc, a, bRow, sums[i]));
           }
           scf::YieldOp::create(lb, loc, next);
@@ -288,9 +311,8 @@ Value transformer::buildRowKernel(OpBuilder &b, linalg::LinalgOp op) {
                     for (int64_t i = 0; i < vectors; ++i) {
                       Value n = arith::AddIOp::create(kb, loc, column,
                                                       index(kb, i * lanes));
-                      Value bRow = vector::TransferReadOp::create(
-                          kb, loc, lanesType, rhs, ValueRange{k, n}, padding,
-                          inBounds);
+                      Value bRow =
+                          readAsF32(kb, loc, lanesType, rhs, ValueRange{k, n});
                       next.push_back(vector::FMAOp::create(kb, loc, splat, bRow,
                                                            partial[i]));
                     }

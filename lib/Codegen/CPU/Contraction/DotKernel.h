@@ -9,6 +9,7 @@
 #define TRANSFORMER_LIB_CODEGEN_CPU_DOTKERNEL_H
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/IR/BuiltinTypes.h"
 
 namespace mlir::transformer {
 
@@ -19,7 +20,18 @@ constexpr int64_t kDotMaxRows = 16;
 /// tiles, 2 rows 0.09, 4 rows 0.16 (even), 8 rows 0.34 against 0.19.
 constexpr int64_t kRowMaxRows = 3;
 
-/// Whether `op` is C[m, n] += A[m, k] * B[n, k] on f32 tensors with a static
+/// Whether a B of element type `type` is read by f32 kernels by widening
+/// each loaded vector (bf16, f16): the kernels never make an f32 copy.
+bool isWidenedToF32(Type type);
+
+/// Reads a vector of `type` (f32) from `source` at `indices`, in bounds: a
+/// vector of the source's element type, widened (arith.extf) when that is
+/// bf16 or f16.
+Value readAsF32(OpBuilder &b, Location loc, VectorType type, Value source,
+                ValueRange indices);
+
+/// Whether `op` is C[m, n] += A[m, k] * B[n, k] on f32 tensors (B may be
+/// bf16 or f16) with a static
 /// k that is a multiple of the target's f32 vector lanes (16, or 8 on AVX2).
 bool isDotForm(linalg::LinalgOp op);
 
@@ -32,7 +44,8 @@ bool isDotForm(linalg::LinalgOp op);
 /// product itself.
 Value buildDotKernel(OpBuilder &b, linalg::LinalgOp op);
 
-/// Whether `op` is C[m, n] += A[m, k] * B[k, n] on f32 tensors with a static
+/// Whether `op` is C[m, n] += A[m, k] * B[k, n] on f32 tensors (B may be
+/// bf16 or f16) with a static
 /// n that is a multiple of 64 (a decode step's `linear` in the Conv1D layout
 /// of GPT-2's weights).
 bool isRowForm(linalg::LinalgOp op);

@@ -121,9 +121,11 @@ linalg::LinalgOp padToRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp op,
         multiple > 1 && (ShapedType::isDynamic(range) || range % multiple != 0);
   if (!needed)
     return op;
-  Type element = getElementTypeOrSelf(op->getResult(0).getType());
-  SmallVector<Attribute> zeros(op->getNumOperands(),
-                               rewriter.getZeroAttr(element));
+  // A zero of each operand's own type (a bf16 or f16 B pads with its zero).
+  SmallVector<Attribute> zeros;
+  for (Value operand : op->getOperands())
+    zeros.push_back(
+        rewriter.getZeroAttr(getElementTypeOrSelf(operand.getType())));
   linalg::PadTilingInterfaceOptions options;
   options.setPaddingValues(zeros)
       .setPaddingSizes(getAsIndexOpFoldResult(rewriter.getContext(), multiples))
@@ -151,11 +153,15 @@ linalg::LinalgOp padToRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp op,
   return cast<linalg::LinalgOp>(padded->paddedOp.getOperation());
 }
 
-bool haveSameElementType(linalg::LinalgOp op) {
+/// Whether `op`'s operands all have the result's element type, or only B
+/// differs by being widened to f32 as it is read (bf16 or f16 weights): a
+/// linalg.contract then states the same computation (its body extends B).
+bool haveContractibleElementTypes(linalg::LinalgOp op) {
   Type element = getElementTypeOrSelf(op.getDpsInits()[0].getType());
-  return llvm::all_of(op.getDpsInputs(), [&](Value input) {
-    return getElementTypeOrSelf(input.getType()) == element;
-  });
+  if (getElementTypeOrSelf(op.getDpsInputs()[0].getType()) != element)
+    return false;
+  Type rhs = getElementTypeOrSelf(op.getDpsInputs()[1].getType());
+  return rhs == element || (element.isF32() && isWidenedToF32(rhs));
 }
 
 /// When B is indexed (..., n, k) (transpose_b, linear: w is n x k), its rows
@@ -392,7 +398,7 @@ struct PrepareContractionsPass
       // The vectorizer makes vector.contract (which lowers to FMAs) only from
       // named contractions; a generic gives mulf + addf. B indexed (n, k) is
       // read through a transposed copy (see transposeRhs).
-      if (haveSameElementType(op)) {
+      if (haveContractibleElementTypes(op)) {
         rewriter.setInsertionPoint(op);
         SmallVector<AffineMap> maps = op.getIndexingMapsArray();
         SmallVector<Value> inputs = op.getDpsInputs();

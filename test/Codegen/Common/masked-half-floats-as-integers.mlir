@@ -1,0 +1,34 @@
+// RUN: transformer-opt %s --transformer-masked-half-floats-as-integers | FileCheck %s
+
+// Masked loads and stores of bf16 and f16 vectors move i16 lanes between
+// bitcasts; those of other types are left alone.
+// CHECK-LABEL: llvm.func @copy_bf16
+// CHECK-SAME:    (%[[SRC:.*]]: !llvm.ptr, %[[DST:.*]]: !llvm.ptr, %[[MASK:.*]]: vector<16xi1>, %[[PASS:.*]]: vector<16xbf16>)
+// CHECK:         %[[PI:.*]] = llvm.bitcast %[[PASS]] : vector<16xbf16> to vector<16xi16>
+// CHECK:         %[[LI:.*]] = llvm.intr.masked.load %[[SRC]], %[[MASK]], %[[PI]] {alignment = 2 : i32} : (!llvm.ptr, vector<16xi1>, vector<16xi16>) -> vector<16xi16>
+// CHECK:         %[[V:.*]] = llvm.bitcast %[[LI]] : vector<16xi16> to vector<16xbf16>
+// CHECK:         %[[SI:.*]] = llvm.bitcast %[[V]] : vector<16xbf16> to vector<16xi16>
+// CHECK:         llvm.intr.masked.store %[[SI]], %[[DST]], %[[MASK]] {alignment = 2 : i32} : vector<16xi16>, vector<16xi1> into !llvm.ptr
+llvm.func @copy_bf16(%src: !llvm.ptr, %dst: !llvm.ptr, %mask: vector<16xi1>, %pass: vector<16xbf16>) {
+  %v = llvm.intr.masked.load %src, %mask, %pass {alignment = 2 : i32} : (!llvm.ptr, vector<16xi1>, vector<16xbf16>) -> vector<16xbf16>
+  llvm.intr.masked.store %v, %dst, %mask {alignment = 2 : i32} : vector<16xbf16>, vector<16xi1> into !llvm.ptr
+  llvm.return
+}
+
+// A load without pass-through values.
+// CHECK-LABEL: llvm.func @load_f16
+// CHECK:         %[[LI:.*]] = llvm.intr.masked.load %{{.*}}, %{{.*}} {alignment = 2 : i32} : (!llvm.ptr, vector<8xi1>) -> vector<8xi16>
+// CHECK:         %[[V:.*]] = llvm.bitcast %[[LI]] : vector<8xi16> to vector<8xf16>
+// CHECK:         llvm.return %[[V]]
+llvm.func @load_f16(%src: !llvm.ptr, %mask: vector<8xi1>) -> vector<8xf16> {
+  %v = llvm.intr.masked.load %src, %mask {alignment = 2 : i32} : (!llvm.ptr, vector<8xi1>) -> vector<8xf16>
+  llvm.return %v : vector<8xf16>
+}
+
+// CHECK-LABEL: llvm.func @f32_untouched
+// CHECK-NOT:     llvm.bitcast
+// CHECK:         llvm.intr.masked.load %{{.*}} -> vector<8xf32>
+llvm.func @f32_untouched(%src: !llvm.ptr, %mask: vector<8xi1>, %pass: vector<8xf32>) -> vector<8xf32> {
+  %v = llvm.intr.masked.load %src, %mask, %pass {alignment = 4 : i32} : (!llvm.ptr, vector<8xi1>, vector<8xf32>) -> vector<8xf32>
+  llvm.return %v : vector<8xf32>
+}
