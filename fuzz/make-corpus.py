@@ -2,8 +2,10 @@
 
 Usage: make-corpus.py OUTDIR
 Writes OUTDIR/compiler/* (every test .mlir file, split at `// -----` and
-`//--- name` markers) and OUTDIR/inputs/* (value specs and .npy files, each
-prefixed by the selector byte that fuzz-inputs.cpp reads).
+`//--- name` markers), OUTDIR/inputs/* (value specs and .npy files, each
+prefixed by the selector byte that fuzz-inputs.cpp reads) and
+OUTDIR/weights/* (small .safetensors and GGUF files, prefixed by
+fuzz-weights.cpp's selector byte).
 """
 
 import hashlib
@@ -54,10 +56,37 @@ def input_seeds(out):
         write(out, b"\x01" + buf.getvalue())
 
 
+def weight_seeds(out):
+    try:
+        import numpy as np
+    except ImportError:
+        return
+    import tempfile
+    sys.path.insert(0, os.path.join(ROOT, "test", "lib"))
+    import gguf_writer
+    import safetensors_io
+    rng = np.random.default_rng(0)
+    w = {"h.0.w": rng.standard_normal((3, 4)).astype(np.float32),
+         "h.0.b": rng.standard_normal(4).astype(np.float32)}
+    write(out, b"\x00" + safetensors_io.encode(w))
+    write(out, b"\x00" + safetensors_io.encode({k: v.astype(np.float16) for k, v in w.items()}))
+    # GPT-2's names, which the reader maps (and transposes) for "gpt2".
+    weights = {"token_embd.weight": rng.standard_normal((4, 32)).astype(np.float32),
+               "blk.0.attn_qkv.weight": rng.standard_normal((96, 32)).astype(np.float32)}
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind in ("f32", "bf16"):
+            path = os.path.join(tmp, kind + ".gguf")
+            gguf_writer.write(path, {"general.architecture": (gguf_writer.STRING, "gpt2")},
+                              weights, {"blk.0.attn_qkv.weight": kind})
+            with open(path, "rb") as f:
+                write(out, b"\x01" + f.read())
+
+
 def main():
     out = sys.argv[1]
     compiler_seeds(os.path.join(out, "compiler"))
     input_seeds(os.path.join(out, "inputs"))
+    weight_seeds(os.path.join(out, "weights"))
 
 
 if __name__ == "__main__":

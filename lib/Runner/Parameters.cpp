@@ -7,7 +7,7 @@ using namespace mlir::transformer::runner;
 llvm::Expected<std::vector<std::optional<HostTensor>>>
 mlir::transformer::runner::bindParameters(const EntrySignature &signature,
                                           llvm::StringRef entry,
-                                          SafetensorsFile &file) {
+                                          WeightFile &file) {
   std::vector<std::optional<HostTensor>> bound;
   for (auto [i, arg] : llvm::enumerate(signature.arguments)) {
     if (arg.parameter.empty()) {

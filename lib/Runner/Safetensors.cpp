@@ -40,16 +40,6 @@ std::optional<uint64_t> dtypeSize(llvm::StringRef dtype) {
   return std::nullopt;
 }
 
-std::string shapeString(llvm::ArrayRef<int64_t> shape) {
-  if (shape.empty())
-    return "[]";
-  return "[" +
-         llvm::join(llvm::map_range(
-                        shape, [](int64_t d) { return std::to_string(d); }),
-                    ", ") +
-         "]";
-}
-
 /// Parses one header entry; the error names the tensor.
 llvm::Expected<SafetensorsFile::Entry>
 parseEntry(llvm::StringRef name, const llvm::json::Value &value,

@@ -80,7 +80,8 @@ def write(path, metadata, tensors, types=None):
     order, so that GGUF's dims are the shape reversed) with `metadata`
     (key -> (GGUF type, value); an array is (ARRAY, (element type, list))).
     `types` maps a tensor's name to "f16" or "bf16" to store it so (F32
-    otherwise)."""
+    otherwise). A tensor given as (ggml type number, shape, bytes) is
+    written as it is (quantized or malformed data for the tests)."""
     types = types or {}
     metadata = dict(metadata)
     metadata.setdefault("general.alignment", (UINT32, ALIGNMENT))
@@ -88,12 +89,15 @@ def write(path, metadata, tensors, types=None):
     header += b"".join(_key_value(k, kind, v) for k, (kind, v) in metadata.items())
     infos, offset, blobs = b"", 0, []
     for name, array in tensors.items():
-        kind = types.get(name, "f32")
-        data = _tensor_bytes(array, kind)
-        dims = list(reversed(np.shape(array)))
+        if isinstance(array, tuple):
+            ggml_type, shape, data = array
+        else:
+            kind = types.get(name, "f32")
+            ggml_type, shape, data = GGML_TYPES[kind], np.shape(array), _tensor_bytes(array, kind)
+        dims = list(reversed(shape))
         infos += _string(name) + struct.pack("<I", len(dims))
         infos += struct.pack("<%dQ" % len(dims), *dims)
-        infos += struct.pack("<IQ", GGML_TYPES[kind], offset)
+        infos += struct.pack("<IQ", ggml_type, offset)
         blobs.append((offset, data))
         offset += -(-len(data) // ALIGNMENT) * ALIGNMENT
     with open(path, "wb") as f:

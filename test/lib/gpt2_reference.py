@@ -180,13 +180,15 @@ class TorchGPT2:
 
 # --- Calls of the compiled module --------------------------------------------
 
-# The module that `run` compiles, in the model's directory (--model).
+# The module that `run` compiles and the weights it binds, in the model's
+# directory (--model, --parameters).
 MODEL_FILE = "model.mlir"
+PARAMETERS_FILE = "model.safetensors"
 
 
 def run(directory, entry, inputs, outputs):
     cmd = ["transformer-run", os.path.join(directory, MODEL_FILE), "-e", entry,
-           "--parameters=" + os.path.join(directory, "model.safetensors")]
+           "--parameters=" + os.path.join(directory, PARAMETERS_FILE)]
     cmd += os.environ.get("TRANSFORMER_RUN_FLAGS", "").split()
     for value in inputs:
         if isinstance(value, str):
@@ -232,6 +234,13 @@ def cmd_setup(args):
     weights = random_weights(cfg, args.std, args.seed)
     write_model(args.dir, cfg, weights, prefix=args.prefix)
     np.savez(os.path.join(args.dir, "weights.npz"), **weights)
+
+
+def cmd_gguf(args):
+    import gguf_writer
+    cfg, weights = read_model(args.dir)
+    gguf_writer.write_gpt2(os.path.join(args.dir, "model-%s.gguf" % args.type), cfg,
+                           weights, args.type)
 
 
 def cmd_forward(args):
@@ -298,15 +307,23 @@ def main():
     s.add_argument("dir")
     s.add_argument("steps", type=int)
     s.set_defaults(fn=cmd_decode)
+    s = sub.add_parser("gguf", help="write DIR/model-TYPE.gguf (llama.cpp's layout)")
+    s.add_argument("dir")
+    s.add_argument("type", choices=["f32", "bf16", "f16"])
+    s.set_defaults(fn=cmd_gguf)
     for name in ("forward", "generate", "decode"):
         sub.choices[name].add_argument(
             "--weight-type", default="f32", choices=["f32", "bf16", "f16"],
-            help="the --weight-type the module was imported with")
+            help="the precision the weights are held in (the module's "
+                 "--weight-type, or the GGUF file's)")
         sub.choices[name].add_argument(
             "--model", default="model.mlir", help="the module, in DIR")
+        sub.choices[name].add_argument(
+            "--parameters", default="model.safetensors", help="the weights, in DIR")
     args = parser.parse_args()
-    global MODEL_FILE
+    global MODEL_FILE, PARAMETERS_FILE
     MODEL_FILE = getattr(args, "model", MODEL_FILE)
+    PARAMETERS_FILE = getattr(args, "parameters", PARAMETERS_FILE)
     args.fn(args)
 
 

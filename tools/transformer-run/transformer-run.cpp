@@ -78,8 +78,9 @@ cl::list<std::string>
 cl::opt<std::string> parametersFile(
     "parameters",
     cl::desc("Bind the arguments that name a weight (transformer.parameter) "
-             "to the tensors of this .safetensors file"),
-    cl::value_desc("file.safetensors"), cl::init(""), cl::cat(category));
+             "to the tensors of this .safetensors or GGUF file"),
+    cl::value_desc("file.safetensors|file.gguf"), cl::init(""),
+    cl::cat(category));
 cl::list<std::string> outputs(
     "output",
     cl::desc("Where to put the next result: - (print), @out.npy, +out.npy "
@@ -370,8 +371,8 @@ int run() {
     // Weights bound by name come from --parameters, the rest from --input.
     std::vector<std::optional<HostTensor>> bound(signature->arguments.size());
     if (!parametersFile.empty()) {
-      llvm::Expected<std::shared_ptr<SafetensorsFile>> file =
-          SafetensorsFile::open(parametersFile);
+      llvm::Expected<std::shared_ptr<WeightFile>> file =
+          openWeightFile(parametersFile);
       if (!file)
         return fail(llvm::toString(file.takeError()));
       llvm::Expected<std::vector<std::optional<HostTensor>>> params =

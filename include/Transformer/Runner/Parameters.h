@@ -1,15 +1,16 @@
 //===- Parameters.h - Binding arguments to weights by name ------*- C++ -*-===//
 //
 // Arguments that carry `transformer.parameter = "NAME"` are bound to the
-// tensor NAME of a .safetensors file; the others are the caller's.
+// tensor NAME of a weight file (.safetensors or GGUF); the others are the
+// caller's.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TRANSFORMER_RUNNER_PARAMETERS_H
 #define TRANSFORMER_RUNNER_PARAMETERS_H
 
-#include "Transformer/Runner/Safetensors.h"
 #include "Transformer/Runner/Signature.h"
+#include "Transformer/Runner/WeightFile.h"
 
 #include <optional>
 #include <vector>
@@ -22,7 +23,7 @@ namespace mlir::transformer::runner {
 /// one-line error naming the tensor and the argument.
 llvm::Expected<std::vector<std::optional<HostTensor>>>
 bindParameters(const EntrySignature &signature, llvm::StringRef entry,
-               SafetensorsFile &file);
+               WeightFile &file);
 
 } // namespace mlir::transformer::runner
 

@@ -11,7 +11,7 @@
 #ifndef TRANSFORMER_RUNNER_SAFETENSORS_H
 #define TRANSFORMER_RUNNER_SAFETENSORS_H
 
-#include "Transformer/Runner/HostTensor.h"
+#include "Transformer/Runner/WeightFile.h"
 
 #include "llvm/ADT/StringMap.h"
 
@@ -26,7 +26,7 @@ class WritableMemoryBuffer;
 namespace mlir::transformer::runner {
 
 /// An opened, validated .safetensors file.
-class SafetensorsFile {
+class SafetensorsFile : public WeightFile {
 public:
   /// One tensor of the header.
   struct Entry {
@@ -49,7 +49,7 @@ public:
   static llvm::Expected<std::shared_ptr<SafetensorsFile>>
   parse(std::unique_ptr<llvm::WritableMemoryBuffer> buffer,
         llvm::StringRef name);
-  ~SafetensorsFile();
+  ~SafetensorsFile() override;
 
   /// The tensor named `name`, or `transformer.<name>` (the prefix of
   /// checkpoints saved from a model with a head); null when neither exists.
@@ -61,10 +61,10 @@ public:
   /// F16/BF16 become f32 and I32/I64 are taken as they are. A missing name,
   /// another dtype or shape is an error naming the tensor.
   llvm::Expected<HostTensor> getTensor(llvm::StringRef name, ElementType type,
-                                       llvm::ArrayRef<int64_t> shape);
+                                       llvm::ArrayRef<int64_t> shape) override;
 
   llvm::ArrayRef<Entry> getEntries() const { return entries; }
-  llvm::StringRef getPath() const { return path; }
+  llvm::StringRef getPath() const override { return path; }
 
 private:
   SafetensorsFile() = default;

@@ -24,8 +24,8 @@ namespace {
 /// null otherwise.
 VectorType getIntegerVectorType(Type type) {
   auto vector = dyn_cast<VectorType>(type);
-  if (!vector || !vector.getElementType().isBF16() &&
-                     !vector.getElementType().isF16())
+  if (!vector ||
+      !vector.getElementType().isBF16() && !vector.getElementType().isF16())
     return {};
   return vector.clone(IntegerType::get(type.getContext(), 16));
 }
@@ -51,11 +51,10 @@ struct MaskedHalfFloatsAsIntegersPass
         SmallVector<Value> operands(load->getOperands());
         // The pass-through values, when given, are the last operand.
         if (operands.size() == 3)
-          operands[2] =
-              LLVM::BitcastOp::create(b, loc, integers, operands[2]);
-        Operation *newLoad = b.create(loc, load->getName().getIdentifier(),
-                                      operands, TypeRange{integers},
-                                      load->getAttrs());
+          operands[2] = LLVM::BitcastOp::create(b, loc, integers, operands[2]);
+        Operation *newLoad =
+            b.create(loc, load->getName().getIdentifier(), operands,
+                     TypeRange{integers}, load->getAttrs());
         Value floats = LLVM::BitcastOp::create(b, loc, load.getType(),
                                                newLoad->getResult(0));
         load.getResult().replaceAllUsesWith(floats);

@@ -1,0 +1,43 @@
+//===- WeightFile.h - A file of named weights -------------------*- C++ -*-===//
+//
+// What `--parameters=FILE` binds arguments from: a .safetensors file or a
+// GGUF file (llama.cpp's), behind one interface. Kept free of MLIR headers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRANSFORMER_RUNNER_WEIGHTFILE_H
+#define TRANSFORMER_RUNNER_WEIGHTFILE_H
+
+#include "Transformer/Runner/HostTensor.h"
+
+#include <memory>
+
+namespace mlir::transformer::runner {
+
+/// An opened, validated file of named tensors.
+class WeightFile {
+public:
+  virtual ~WeightFile();
+
+  /// Tensor `name` (the module's name for it) as a HostTensor of `type`
+  /// and `shape` (what the argument it is bound to declares; a dynamic dim,
+  /// < 0, takes the file's size), converted when the file stores it in
+  /// another float type. A missing name, another shape or an unusable type
+  /// is a one-line error naming the tensor.
+  virtual llvm::Expected<HostTensor>
+  getTensor(llvm::StringRef name, ElementType type,
+            llvm::ArrayRef<int64_t> shape) = 0;
+
+  virtual llvm::StringRef getPath() const = 0;
+};
+
+/// Opens `path` as a GGUF file when it starts with the GGUF magic, as a
+/// .safetensors file otherwise.
+llvm::Expected<std::shared_ptr<WeightFile>> openWeightFile(llvm::StringRef path);
+
+/// `[2, 3]`, as the weight readers write shapes in messages.
+std::string shapeString(llvm::ArrayRef<int64_t> shape);
+
+} // namespace mlir::transformer::runner
+
+#endif // TRANSFORMER_RUNNER_WEIGHTFILE_H
