@@ -19,8 +19,7 @@ using namespace mlir::transformer::runner;
 
 namespace {
 /// Binds every tensor of `file` (each entry's name and shape) as `type`.
-template <typename File>
-void bindAll(File &file, ElementType type) {
+template <typename File> void bindAll(File &file, ElementType type) {
   for (const auto &entry : file.getEntries()) {
     llvm::Expected<HostTensor> tensor =
         file.getTensor(entry.name, type, entry.shape);

@@ -99,6 +99,12 @@ models::parseGPT2Config(const llvm::json::Object &config,
         " is outside [1, n_positions = " + llvm::Twine(cfg.maxPositions) + "]");
   if (options.maxSeq > 0)
     cfg.cacheLength = options.maxSeq;
+  if (options.weightType == WeightType::Q8_0 ||
+      options.weightType == WeightType::Q4_0)
+    return llvm::createStringError(
+        "--weight-type=" + weightTypeName(options.weightType) +
+        ": block-quantized weights are not supported yet (f32, bf16 and f16 "
+        "are)");
   cfg.weightType = options.weightType;
   return cfg;
 }
@@ -146,12 +152,6 @@ models::importHuggingFaceConfig(MLIRContext *context, llvm::StringRef json,
                     "unsupported model type" +
                         (name ? " '" + *name + "'" : llvm::Twine()) +
                         " (supported: \"gpt2\")");
-  if (options.weightType == WeightType::Q8_0 ||
-      options.weightType == WeightType::Q4_0)
-    return llvm::createStringError(
-        "--weight-type=" + weightTypeName(options.weightType) +
-        ": block-quantized weights are not supported yet (f32, bf16 and f16 "
-        "are)");
   llvm::Expected<GPT2Config> cfg = parseGPT2Config(*config, options);
   if (!cfg)
     return cfg.takeError();

@@ -48,10 +48,9 @@ public:
 
   llvm::Error need(uint64_t count, const llvm::Twine &what) {
     if (count > bytes.size() - at)
-      return llvm::createStringError("truncated file: " + what +
-                                     " at byte " + llvm::Twine(at) +
-                                     " needs " + llvm::Twine(count) +
-                                     " bytes, " +
+      return llvm::createStringError("truncated file: " + what + " at byte " +
+                                     llvm::Twine(at) + " needs " +
+                                     llvm::Twine(count) + " bytes, " +
                                      llvm::Twine(bytes.size() - at) + " left");
     return llvm::Error::success();
   }
@@ -182,12 +181,13 @@ std::optional<uint64_t> tensorBytes(uint32_t type, uint64_t count,
 
 std::string runner::ggmlTypeName(uint32_t type) {
   static const char *const names[] = {
-      "F32",     "F16",   "Q4_0",   "Q4_1",   "Q4_2",   "Q4_3",  "Q5_0",
-      "Q5_1",    "Q8_0",  "Q8_1",   "Q2_K",   "Q3_K",   "Q4_K",  "Q5_K",
-      "Q6_K",    "Q8_K",  "IQ2_XXS", "IQ2_XS", "IQ3_XXS", "IQ1_S", "IQ4_NL",
-      "IQ3_S",   "IQ2_S", "IQ4_XS", "I8",     "I16",    "I32",   "I64",
-      "F64",     "IQ1_M", "BF16",   "Q4_0_4_4", "Q4_0_4_8", "Q4_0_8_8",
-      "TQ1_0",   "TQ2_0", "IQ4_NL_4_4", "IQ4_NL_4_8", "IQ4_NL_8_8", "MXFP4"};
+      "F32",        "F16",        "Q4_0",       "Q4_1",     "Q4_2",    "Q4_3",
+      "Q5_0",       "Q5_1",       "Q8_0",       "Q8_1",     "Q2_K",    "Q3_K",
+      "Q4_K",       "Q5_K",       "Q6_K",       "Q8_K",     "IQ2_XXS", "IQ2_XS",
+      "IQ3_XXS",    "IQ1_S",      "IQ4_NL",     "IQ3_S",    "IQ2_S",   "IQ4_XS",
+      "I8",         "I16",        "I32",        "I64",      "F64",     "IQ1_M",
+      "BF16",       "Q4_0_4_4",   "Q4_0_4_8",   "Q4_0_8_8", "TQ1_0",   "TQ2_0",
+      "IQ4_NL_4_4", "IQ4_NL_4_8", "IQ4_NL_8_8", "MXFP4"};
   // Types 4 and 5 were removed from ggml and never written by it since.
   if (type < std::size(names) && type != 4 && type != 5)
     return names[type];
@@ -211,17 +211,17 @@ runner::mapToGgufName(llvm::StringRef architecture, llvm::StringRef name) {
   // h.N.<part>.<weight|bias>: Conv1D weights are stored [in, out] by
   // Hugging Face and [out, in] (numpy order) by llama.cpp.
   static const std::pair<const char *, const char *> layer[] = {
-      {"ln_1", "attn_norm"},         {"attn.c_attn", "attn_qkv"},
+      {"ln_1", "attn_norm"},          {"attn.c_attn", "attn_qkv"},
       {"attn.c_proj", "attn_output"}, {"ln_2", "ffn_norm"},
-      {"mlp.c_fc", "ffn_up"},        {"mlp.c_proj", "ffn_down"}};
+      {"mlp.c_fc", "ffn_up"},         {"mlp.c_proj", "ffn_down"}};
   llvm::SmallVector<llvm::StringRef> groups;
   if (!llvm::Regex("^h\\.([0-9]+)\\.(.+)\\.(weight|bias)$")
            .match(name, &groups))
     return std::nullopt;
   for (auto [hf, gguf] : layer)
     if (groups[2] == hf) {
-      bool conv1d = groups[3] == "weight" && !llvm::StringRef(hf).starts_with(
-                                                 "ln_");
+      bool conv1d =
+          groups[3] == "weight" && !llvm::StringRef(hf).starts_with("ln_");
       return std::make_pair(
           ("blk." + groups[1] + "." + gguf + "." + groups[3]).str(), conv1d);
     }
@@ -230,8 +230,7 @@ runner::mapToGgufName(llvm::StringRef architecture, llvm::StringRef name) {
 
 GgufFile::~GgufFile() = default;
 
-llvm::Expected<std::shared_ptr<GgufFile>>
-GgufFile::open(llvm::StringRef path) {
+llvm::Expected<std::shared_ptr<GgufFile>> GgufFile::open(llvm::StringRef path) {
   llvm::ErrorOr<std::unique_ptr<llvm::WritableMemoryBuffer>> buffer =
       llvm::WritableMemoryBuffer::getFile(path, /*IsVolatile=*/false);
   if (!buffer)
@@ -293,8 +292,8 @@ GgufFile::parse(std::unique_ptr<llvm::WritableMemoryBuffer> buffer,
       continue;
     }
     if (*key == "general.architecture" && *type == kString) {
-      llvm::Expected<llvm::StringRef> value = cursor.string("key '" + *key +
-                                                            "'");
+      llvm::Expected<llvm::StringRef> value =
+          cursor.string("key '" + *key + "'");
       if (!value)
         return fail(value.takeError());
       file->architecture = value->str();
@@ -349,8 +348,7 @@ GgufFile::parse(std::unique_ptr<llvm::WritableMemoryBuffer> buffer,
     std::optional<uint64_t> size =
         tensorBytes(entry.type, count, entry.shape.back(), blockError);
     if (!blockError.empty())
-      return error(what + " (" + ggmlTypeName(entry.type) +
-                   "): " + blockError);
+      return error(what + " (" + ggmlTypeName(entry.type) + "): " + blockError);
     entry.end = size ? entry.begin + *size : entry.begin;
     if (file->byName.count(entry.name))
       return error(what + " appears twice");
@@ -366,9 +364,11 @@ GgufFile::parse(std::unique_ptr<llvm::WritableMemoryBuffer> buffer,
     if (entry.end > dataSize || entry.begin > dataSize)
       return error("tensor '" + entry.name + "': data [" +
                    llvm::Twine(entry.begin) + ", " + llvm::Twine(entry.end) +
-                   ") goes past the end of the data (" +
-                   llvm::Twine(dataSize) + " bytes; is the file truncated?)");
-  file->data = buffer->getBufferStart() + dataStart;
+                   ") goes past the end of the data (" + llvm::Twine(dataSize) +
+                   " bytes; is the file truncated?)");
+  // (A file ending before its data section has only empty tensors.)
+  file->data =
+      buffer->getBufferStart() + std::min<uint64_t>(dataStart, bytes.size());
   file->buffer = std::move(buffer);
   return file;
 }
@@ -378,9 +378,9 @@ const GgufFile::Entry *GgufFile::lookup(llvm::StringRef name) const {
   return it == byName.end() ? nullptr : &entries[it->second];
 }
 
-llvm::Expected<HostTensor>
-GgufFile::getTensor(llvm::StringRef name, ElementType type,
-                    llvm::ArrayRef<int64_t> shape) {
+llvm::Expected<HostTensor> GgufFile::getTensor(llvm::StringRef name,
+                                               ElementType type,
+                                               llvm::ArrayRef<int64_t> shape) {
   auto error = [&](const llvm::Twine &why) {
     return llvm::createStringError("parameter '" + name + "': " + why);
   };
@@ -410,10 +410,10 @@ GgufFile::getTensor(llvm::StringRef name, ElementType type,
   if (ggml == GgmlType::Q8_0 || ggml == GgmlType::Q4_0)
     return error(described + " is block-quantized; this build binds only "
                              "F32, F16 and BF16 tensors");
-  if (ggml != GgmlType::F32 && ggml != GgmlType::F16 &&
-      ggml != GgmlType::BF16)
+  if (ggml != GgmlType::F32 && ggml != GgmlType::F16 && ggml != GgmlType::BF16)
     return error(described + ": type " + ggmlTypeName(entry->type) +
-                 " is not supported (F32, F16, BF16, Q8_0, Q4_0 are)");
+                 " is not supported (F32, F16 and BF16 are; Q8_0 and Q4_0 "
+                 "are recognised)");
   if (!isFloatType(type))
     return error(described + " cannot be bound to an argument of " +
                  elementTypeName(type));
@@ -432,8 +432,8 @@ GgufFile::getTensor(llvm::StringRef name, ElementType type,
       expected +=
           (i ? ", " : "") + (d < 0 ? std::string("?") : std::to_string(d));
     expected += "]";
-    return error("the function expects shape " + expected + ", " +
-                 described + " is " + shapeString(fileShape) +
+    return error("the function expects shape " + expected + ", " + described +
+                 " is " + shapeString(fileShape) +
                  (transposed ? " once transposed" : ""));
   }
   ElementType fileType = ggml == GgmlType::F32   ? ElementType::F32

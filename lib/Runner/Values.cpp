@@ -270,7 +270,11 @@ void runner::printValue(llvm::raw_ostream &os, const HostTensor &value,
 std::optional<std::string> runner::compareValues(const HostTensor &actual,
                                                  const HostTensor &expected,
                                                  double threshold) {
-  if (actual.getElementType() != expected.getElementType() ||
+  // Float results compare by value across f32, f16 and bf16: a bf16 result
+  // written to .npy comes back as f32.
+  bool bothFloat = isFloatType(actual.getElementType()) &&
+                   isFloatType(expected.getElementType());
+  if ((actual.getElementType() != expected.getElementType() && !bothFloat) ||
       actual.getShape() != expected.getShape())
     return "the result " + actual.getTypeString() +
            " does not match the expected type " + expected.getTypeString();

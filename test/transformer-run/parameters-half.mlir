@@ -36,6 +36,10 @@
 // RUN: transformer-run %s -e identity --input="3xf32=0.1 1 -2" --output=@%t.id.npy
 // RUN: %python -c "import numpy as np; a = np.load('%t.id.npy'); print(a.dtype, a.tolist())" | FileCheck %s --check-prefix=NPY
 // NPY: float32 [0.10009765625, 1.0, -2.0]
+// ... which a check of the bf16 result accepts back (floats compare by value).
+// RUN: transformer-run %s -e identity --input="3xf32=0.1 1 -2" --expected-output=@%t.id.npy | FileCheck %s --check-prefix=EXPECT
+// EXPECT-NOT: Error
+// EXPECT: result[0]: 3xbf16=[0.100098 1 -2]
 func.func @bf16(%x: tensor<2x3xf32>,
                 %w: tensor<3x4xbf16> {transformer.parameter = "h.0.w"},
                 %b: tensor<4xf32> {transformer.parameter = "h.0.b"}) -> tensor<2x4xf32> {

@@ -20,7 +20,6 @@
 
 namespace mlir::transformer::models {
 
-/// What every importer accepts besides the config.
 /// The storage of a model's 2-D weights (`--weight-type`).
 enum class WeightType { F32, BF16, F16, Q8_0, Q4_0 };
 
@@ -28,6 +27,7 @@ enum class WeightType { F32, BF16, F16, Q8_0, Q4_0 };
 llvm::StringRef weightTypeName(WeightType type);
 std::optional<WeightType> parseWeightType(llvm::StringRef name);
 
+/// What every importer accepts besides the config.
 struct ImportOptions {
   /// Positions the KV cache holds; 0: the model's maximum (n_positions).
   int64_t maxSeq = 0;

@@ -3,8 +3,9 @@
 // A .safetensors file (8-byte little-endian header length, a JSON header
 // naming each tensor's dtype, shape and byte range, then the raw data) mapped
 // into memory once and validated as a whole when it is opened. Tensors are
-// handed out as HostTensors: f32 data is a view into the mapping (no copy),
-// f16 and bf16 are converted to f32 once. Kept free of MLIR headers.
+// handed out as HostTensors: data of the argument's type is a view into the
+// mapping (no copy); F32, F16 and BF16 data for another float type is
+// converted once. Kept free of MLIR headers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,9 +58,10 @@ public:
 
   /// Tensor `name` as a HostTensor of `type` and `shape` (what the function
   /// argument it is bound to declares; a dynamic dim, < 0, takes the file's
-  /// size). F32 data is not copied (the tensor keeps the mapping alive);
-  /// F16/BF16 become f32 and I32/I64 are taken as they are. A missing name,
-  /// another dtype or shape is an error naming the tensor.
+  /// size). Data of the argument's type is not copied (the tensor keeps the
+  /// mapping alive); F32/F16/BF16 data for another float type is converted
+  /// (rounded to nearest even when narrowing). A missing name, another
+  /// dtype or shape is an error naming the tensor.
   llvm::Expected<HostTensor> getTensor(llvm::StringRef name, ElementType type,
                                        llvm::ArrayRef<int64_t> shape) override;
 

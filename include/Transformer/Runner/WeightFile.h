@@ -33,7 +33,8 @@ public:
 
 /// Opens `path` as a GGUF file when it starts with the GGUF magic, as a
 /// .safetensors file otherwise.
-llvm::Expected<std::shared_ptr<WeightFile>> openWeightFile(llvm::StringRef path);
+llvm::Expected<std::shared_ptr<WeightFile>>
+openWeightFile(llvm::StringRef path);
 
 /// `[2, 3]`, as the weight readers write shapes in messages.
 std::string shapeString(llvm::ArrayRef<int64_t> shape);

@@ -25,7 +25,7 @@ namespace {
 VectorType getIntegerVectorType(Type type) {
   auto vector = dyn_cast<VectorType>(type);
   if (!vector ||
-      !vector.getElementType().isBF16() && !vector.getElementType().isF16())
+      (!vector.getElementType().isBF16() && !vector.getElementType().isF16()))
     return {};
   return vector.clone(IntegerType::get(type.getContext(), 16));
 }
