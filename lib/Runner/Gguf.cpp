@@ -1,14 +1,11 @@
 //===- Gguf.cpp - Model weights in a GGUF file ----------------------------===//
 
 #include "Transformer/Runner/Gguf.h"
-#include "Transformer/Runner/HalfFloat.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Regex.h"
-
-#include <cstring>
 
 using namespace mlir::transformer;
 using namespace mlir::transformer::runner;
@@ -427,13 +424,8 @@ llvm::Expected<HostTensor> GgufFile::getTensor(llvm::StringRef name,
   for (auto [want, have] : llvm::zip(shape, fileShape))
     shapeMatches &= want < 0 || want == have;
   if (!shapeMatches) {
-    std::string expected = "[";
-    for (auto [i, d] : llvm::enumerate(shape))
-      expected +=
-          (i ? ", " : "") + (d < 0 ? std::string("?") : std::to_string(d));
-    expected += "]";
-    return error("the function expects shape " + expected + ", " + described +
-                 " is " + shapeString(fileShape) +
+    return error("the function expects shape " + shapeString(shape) + ", " +
+                 described + " is " + shapeString(fileShape) +
                  (transposed ? " once transposed" : ""));
   }
   ElementType fileType = ggml == GgmlType::F32   ? ElementType::F32
@@ -447,32 +439,15 @@ llvm::Expected<HostTensor> GgufFile::getTensor(llvm::StringRef name,
   llvm::Expected<HostTensor> tensor = HostTensor::allocate(type, fileShape);
   if (!tensor)
     return error(llvm::toString(tensor.takeError()));
-  auto fileValue = [&](int64_t i) -> float {
-    if (fileType == ElementType::F32) {
-      uint32_t bits = llvm::support::endian::read32le(bytes + 4 * i);
-      float value;
-      std::memcpy(&value, &bits, sizeof(value));
-      return value;
-    }
-    uint16_t bits = llvm::support::endian::read16le(bytes + 2 * i);
-    return fileType == ElementType::F16 ? halfToFloat(bits)
-                                        : bfloat16ToFloat(bits);
-  };
   // Element (r, c) of the module's [rows, columns] is the file's (c, r)
   // when transposed.
   int64_t rows = fileShape.size() == 2 ? fileShape[0] : 1;
   int64_t columns = tensor->getNumElements() / std::max<int64_t>(rows, 1);
-  void *out = tensor->getData();
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < columns; ++c) {
       int64_t to = r * columns + c;
-      float value = fileValue(transposed ? c * rows + r : to);
-      if (type == ElementType::F32)
-        static_cast<float *>(out)[to] = value;
-      else
-        static_cast<uint16_t *>(out)[to] = type == ElementType::F16
-                                               ? floatToHalf(value)
-                                               : floatToBfloat16(value);
+      storeFloat(tensor->getData(), type, to,
+                 loadFloat(bytes, fileType, transposed ? c * rows + r : to));
     }
   return tensor;
 }

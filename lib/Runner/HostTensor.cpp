@@ -6,6 +6,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Endian.h"
 
 #include <cmath>
 #include <cstring>
@@ -142,9 +143,8 @@ double HostTensor::getAsDouble(int64_t i) const {
   case ElementType::F32:
     return static_cast<const float *>(getData())[i];
   case ElementType::F16:
-    return halfToFloat(static_cast<const uint16_t *>(getData())[i]);
   case ElementType::BF16:
-    return bfloat16ToFloat(static_cast<const uint16_t *>(getData())[i]);
+    return loadFloat(getData(), type, i);
   case ElementType::I32:
     return static_cast<const int32_t *>(getData())[i];
   case ElementType::I64:
@@ -160,12 +160,8 @@ void HostTensor::setFromDouble(int64_t i, double value) {
     static_cast<float *>(getData())[i] = static_cast<float>(value);
     return;
   case ElementType::F16:
-    static_cast<uint16_t *>(getData())[i] =
-        floatToHalf(static_cast<float>(value));
-    return;
   case ElementType::BF16:
-    static_cast<uint16_t *>(getData())[i] =
-        floatToBfloat16(static_cast<float>(value));
+    storeFloat(getData(), type, i, static_cast<float>(value));
     return;
   case ElementType::I32:
     static_cast<int32_t *>(getData())[i] = static_cast<int32_t>(value);
@@ -205,23 +201,30 @@ llvm::Expected<HostTensor> runner::convertFloats(HostTensor value,
       HostTensor::allocate(type, value.getShape(), value.isScalar());
   if (!converted)
     return converted.takeError();
-  int64_t count = value.getNumElements();
   // Through f32, which holds every f16 and bf16 value exactly (the double
   // of getAsDouble would round twice on the way down from f32).
-  auto toFloat = [&](int64_t i) -> float {
-    if (from == ElementType::F32)
-      return static_cast<const float *>(value.getData())[i];
-    uint16_t bits = static_cast<const uint16_t *>(value.getData())[i];
-    return from == ElementType::F16 ? halfToFloat(bits) : bfloat16ToFloat(bits);
-  };
-  void *out = converted->getData();
-  for (int64_t i = 0; i < count; ++i) {
-    float x = toFloat(i);
-    if (type == ElementType::F32)
-      static_cast<float *>(out)[i] = x;
-    else
-      static_cast<uint16_t *>(out)[i] =
-          type == ElementType::F16 ? floatToHalf(x) : floatToBfloat16(x);
-  }
+  for (int64_t i = 0, e = value.getNumElements(); i < e; ++i)
+    storeFloat(converted->getData(), type, i,
+               loadFloat(value.getData(), from, i));
   return converted;
+}
+
+float runner::loadFloat(const void *data, ElementType type, int64_t i) {
+  const char *bytes = static_cast<const char *>(data);
+  if (type == ElementType::F32) {
+    uint32_t bits = llvm::support::endian::read32le(bytes + 4 * i);
+    float value;
+    std::memcpy(&value, &bits, sizeof(value));
+    return value;
+  }
+  uint16_t bits = llvm::support::endian::read16le(bytes + 2 * i);
+  return type == ElementType::F16 ? halfToFloat(bits) : bfloat16ToFloat(bits);
+}
+
+void runner::storeFloat(void *data, ElementType type, int64_t i, float value) {
+  if (type == ElementType::F32)
+    static_cast<float *>(data)[i] = value;
+  else
+    static_cast<uint16_t *>(data)[i] =
+        type == ElementType::F16 ? floatToHalf(value) : floatToBfloat16(value);
 }

@@ -9,7 +9,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "Transformer/Runner/Safetensors.h"
-#include "Transformer/Runner/HalfFloat.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -202,13 +201,9 @@ SafetensorsFile::getTensor(llvm::StringRef name, ElementType type,
   for (auto [want, have] : llvm::zip(shape, entry->shape))
     shapeMatches &= want < 0 || want == have;
   if (!shapeMatches) {
-    std::string expected = "[";
-    for (auto [i, d] : llvm::enumerate(shape))
-      expected +=
-          (i ? ", " : "") + (d < 0 ? std::string("?") : std::to_string(d));
-    expected += "]";
-    return error("the function expects shape " + expected + ", the file has " +
-                 shapeString(entry->shape) + " (" + entry->dtype + ")");
+    return error("the function expects shape " + shapeString(shape) +
+                 ", the file has " + shapeString(entry->shape) + " (" +
+                 entry->dtype + ")");
   }
   char *bytes = data + entry->begin;
   llvm::StringRef dtype = entry->dtype;
@@ -241,26 +236,10 @@ SafetensorsFile::getTensor(llvm::StringRef name, ElementType type,
   }
   // The file's values as f32 (exact for F16 and BF16), then rounded to
   // the argument's type when that is narrower.
-  int64_t count = tensor->getNumElements();
-  auto fileValue = [&](int64_t i) -> float {
-    if (dtype == "F32") {
-      uint32_t bits = llvm::support::endian::read32le(bytes + 4 * i);
-      float value;
-      std::memcpy(&value, &bits, sizeof(value));
-      return value;
-    }
-    uint16_t bits = llvm::support::endian::read16le(bytes + 2 * i);
-    return dtype == "BF16" ? bfloat16ToFloat(bits) : halfToFloat(bits);
-  };
-  void *out = tensor->getData();
-  for (int64_t i = 0; i < count; ++i) {
-    float value = fileValue(i);
-    if (type == ElementType::F32)
-      static_cast<float *>(out)[i] = value;
-    else
-      static_cast<uint16_t *>(out)[i] = type == ElementType::F16
-                                            ? floatToHalf(value)
-                                            : floatToBfloat16(value);
-  }
+  ElementType fileType = dtype == "F32"   ? ElementType::F32
+                         : dtype == "F16" ? ElementType::F16
+                                          : ElementType::BF16;
+  for (int64_t i = 0, e = tensor->getNumElements(); i < e; ++i)
+    storeFloat(tensor->getData(), type, i, loadFloat(bytes, fileType, i));
   return tensor;
 }

@@ -40,8 +40,11 @@ std::string runner::shapeString(llvm::ArrayRef<int64_t> shape) {
   if (shape.empty())
     return "[]";
   return "[" +
-         llvm::join(llvm::map_range(
-                        shape, [](int64_t d) { return std::to_string(d); }),
+         llvm::join(llvm::map_range(shape,
+                                    [](int64_t d) {
+                                      return d < 0 ? std::string("?")
+                                                   : std::to_string(d);
+                                    }),
                     ", ") +
          "]";
 }

@@ -10,18 +10,12 @@ import sys
 import numpy as np
 
 import gguf_writer
+import safetensors_io
 from gguf_writer import STRING, UINT32
 
 
-def weights():
-    """h.0.w [3, 4] and h.0.b [4], as in safetensors_io.small_weights."""
-    rng = np.random.default_rng(7)
-    return {"h.0.w": rng.standard_normal((3, 4)).astype(np.float32),
-            "h.0.b": rng.standard_normal(4).astype(np.float32)}
-
-
 def make(path, case):
-    w = weights()
+    w = safetensors_io.small_weights()
     meta = {"general.architecture": (STRING, "test")}
     if case in ("f32", "f16", "bf16"):
         gguf_writer.write(path, meta, w, {"h.0.w": case})

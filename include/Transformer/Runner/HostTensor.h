@@ -104,6 +104,13 @@ private:
   char *data = nullptr;
 };
 
+/// Element `i` of the little-endian float data `data` of `type` (f32, f16,
+/// bf16) as f32, exactly; `data` need not be aligned (a mapped file's).
+float loadFloat(const void *data, ElementType type, int64_t i);
+/// Stores `value` as element `i` of the float data `data` of `type`,
+/// rounded to nearest even when `type` is narrower than f32.
+void storeFloat(void *data, ElementType type, int64_t i, float value);
+
 /// `value` with the float type `type`: itself when it has that type, else a
 /// converted copy when both are float types (f32, f16, bf16; narrowing
 /// rounds to nearest even), as transformer-run binds an f32 input or weight

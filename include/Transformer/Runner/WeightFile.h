@@ -36,7 +36,8 @@ public:
 llvm::Expected<std::shared_ptr<WeightFile>>
 openWeightFile(llvm::StringRef path);
 
-/// `[2, 3]`, as the weight readers write shapes in messages.
+/// `[2, 3]`, as the weight readers write shapes in messages (a dynamic dim,
+/// < 0, as `?`).
 std::string shapeString(llvm::ArrayRef<int64_t> shape);
 
 } // namespace mlir::transformer::runner
