@@ -375,31 +375,69 @@ const GgufFile::Entry *GgufFile::lookup(llvm::StringRef name) const {
   return it == byName.end() ? nullptr : &entries[it->second];
 }
 
+llvm::Expected<std::pair<const GgufFile::Entry *, bool>>
+GgufFile::find(llvm::StringRef name) {
+  if (const Entry *entry = lookup(name))
+    return std::make_pair(entry, false);
+  std::optional<std::pair<std::string, bool>> mapped =
+      mapToGgufName(architecture, name);
+  if (mapped)
+    if (const Entry *entry = lookup(mapped->first))
+      return std::make_pair(entry, mapped->second);
+  return llvm::createStringError(
+      "parameter '" + name + "': no tensor of that name" +
+      (mapped ? " (GGUF '" + mapped->first + "')" : std::string()) + " in '" +
+      path + "'" +
+      (architecture.empty() ? std::string()
+                            : " (architecture '" + architecture + "')"));
+}
+
+llvm::Expected<HostTensor>
+GgufFile::getBlockTensor(llvm::StringRef name, QuantFormat format,
+                         llvm::ArrayRef<int64_t> shape, bool transposed) {
+  llvm::Expected<std::pair<const Entry *, bool>> found = find(name);
+  if (!found)
+    return found.takeError();
+  const Entry *entry = found->first;
+  bool storedTransposed = found->second;
+  auto ggml = static_cast<GgmlType>(entry->type);
+  if (ggml != GgmlType::Q8_0 && ggml != GgmlType::Q4_0)
+    return WeightFile::getBlockTensor(name, format, shape, transposed);
+  auto error = [&](const llvm::Twine &why) {
+    return llvm::createStringError("parameter '" + name + "': GGUF tensor '" +
+                                   entry->name + "' (" +
+                                   ggmlTypeName(entry->type) + ", " +
+                                   shapeString(entry->shape) + ") " + why);
+  };
+  QuantFormat fileFormat =
+      ggml == GgmlType::Q8_0 ? QuantFormat::Q8_0 : QuantFormat::Q4_0;
+  if (fileFormat != format)
+    return error("cannot be bound to a " + quantFormatName(format) +
+                 " argument: the module was imported in another format");
+  // llama.cpp's rows are the module's quantized rows exactly when the file
+  // stores the module's layout transposed as the argument says it is.
+  if (storedTransposed != transposed)
+    return error("holds its blocks along the other dimension than the "
+                 "argument's");
+  int64_t bytes = quantBlockBytes(format);
+  if (entry->shape.size() != 2 || shape.size() != 3 ||
+      shape[0] != entry->shape[0] ||
+      shape[1] * kQuantBlockWeights != entry->shape[1] || shape[2] != bytes)
+    return error("does not match the argument's blocks " + shapeString(shape));
+  return HostTensor::wrap(ElementType::I8, shape, data + entry->begin, buffer);
+}
+
 llvm::Expected<HostTensor> GgufFile::getTensor(llvm::StringRef name,
                                                ElementType type,
                                                llvm::ArrayRef<int64_t> shape) {
   auto error = [&](const llvm::Twine &why) {
     return llvm::createStringError("parameter '" + name + "': " + why);
   };
-  const Entry *entry = lookup(name);
-  bool transposed = false;
-  std::string ggufName = name.str();
-  if (!entry) {
-    std::optional<std::pair<std::string, bool>> mapped =
-        mapToGgufName(architecture, name);
-    if (mapped) {
-      ggufName = mapped->first;
-      transposed = mapped->second;
-      entry = lookup(ggufName);
-    }
-    if (!entry)
-      return error("no tensor of that name" +
-                   (mapped ? " (GGUF '" + ggufName + "')" : std::string()) +
-                   " in '" + path + "'" +
-                   (architecture.empty()
-                        ? std::string()
-                        : " (architecture '" + architecture + "')"));
-  }
+  llvm::Expected<std::pair<const Entry *, bool>> found = find(name);
+  if (!found)
+    return found.takeError();
+  const Entry *entry = found->first;
+  bool transposed = found->second;
   std::string described = "GGUF tensor '" + entry->name + "' (" +
                           ggmlTypeName(entry->type) + ", " +
                           shapeString(entry->shape) + ")";

@@ -22,6 +22,8 @@ llvm::StringRef runner::elementTypeName(ElementType type) {
     return "f16";
   case ElementType::BF16:
     return "bf16";
+  case ElementType::I8:
+    return "i8";
   case ElementType::I32:
     return "i32";
   case ElementType::I64:
@@ -37,6 +39,7 @@ std::optional<ElementType> runner::parseElementType(llvm::StringRef name) {
       .Case("f32", ElementType::F32)
       .Case("f16", ElementType::F16)
       .Case("bf16", ElementType::BF16)
+      .Case("i8", ElementType::I8)
       .Case("i32", ElementType::I32)
       .Case("i64", ElementType::I64)
       .Case("index", ElementType::Index)
@@ -48,6 +51,8 @@ size_t runner::elementSize(ElementType type) {
   case ElementType::F16:
   case ElementType::BF16:
     return 2;
+  case ElementType::I8:
+    return 1;
   case ElementType::F32:
   case ElementType::I32:
     return 4;
@@ -145,6 +150,8 @@ double HostTensor::getAsDouble(int64_t i) const {
   case ElementType::F16:
   case ElementType::BF16:
     return loadFloat(getData(), type, i);
+  case ElementType::I8:
+    return static_cast<const int8_t *>(getData())[i];
   case ElementType::I32:
     return static_cast<const int32_t *>(getData())[i];
   case ElementType::I64:
@@ -162,6 +169,9 @@ void HostTensor::setFromDouble(int64_t i, double value) {
   case ElementType::F16:
   case ElementType::BF16:
     storeFloat(getData(), type, i, static_cast<float>(value));
+    return;
+  case ElementType::I8:
+    static_cast<int8_t *>(getData())[i] = static_cast<int8_t>(value);
     return;
   case ElementType::I32:
     static_cast<int32_t *>(getData())[i] = static_cast<int32_t>(value);

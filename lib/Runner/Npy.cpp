@@ -82,13 +82,16 @@ llvm::Expected<HostTensor> runner::parseNpy(StringRef bytes) {
     type = ElementType::F32;
   else if (descr->starts_with("'<f2'") || descr->starts_with("\"<f2\""))
     type = ElementType::F16;
+  else if (descr->starts_with("'|i1'") || descr->starts_with("\"|i1\""))
+    type = ElementType::I8;
   else if (descr->starts_with("'<i4'") || descr->starts_with("\"<i4\""))
     type = ElementType::I32;
   else if (descr->starts_with("'<i8'") || descr->starts_with("\"<i8\""))
     type = ElementType::I64;
   else
     return llvm::createStringError(
-        "unsupported .npy dtype %s (expected little-endian f4, f2, i4 or i8)",
+        "unsupported .npy dtype %s (expected little-endian f4, f2, i1, i4 or "
+        "i8)",
         descr->take_until([](char c) { return c == ','; }).str().c_str());
   if (!fortran->starts_with("False"))
     return llvm::createStringError(
@@ -174,6 +177,9 @@ llvm::Error runner::writeNpyFile(StringRef path, const HostTensor &tensor,
     break;
   case ElementType::F16:
     descr = "<f2";
+    break;
+  case ElementType::I8:
+    descr = "|i1";
     break;
   case ElementType::I32:
     descr = "<i4";

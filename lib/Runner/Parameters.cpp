@@ -19,7 +19,11 @@ mlir::transformer::runner::bindParameters(const EntrySignature &signature,
           "argument " + llvm::Twine(i) + " of @" + entry + " (parameter '" +
           arg.parameter + "') is a scalar; only tensors are bound by name");
     llvm::Expected<HostTensor> tensor =
-        file.getTensor(arg.parameter, arg.elementType, arg.shape);
+        arg.blockFormat.empty()
+            ? file.getTensor(arg.parameter, arg.elementType, arg.shape)
+            : file.getBlockTensor(arg.parameter,
+                                  *parseQuantFormat(arg.blockFormat), arg.shape,
+                                  arg.transposed);
     if (!tensor)
       return llvm::createStringError(llvm::toString(tensor.takeError()) +
                                      " (argument " + llvm::Twine(i) + " of @" +

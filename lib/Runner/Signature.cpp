@@ -1,6 +1,7 @@
 //===- Signature.cpp - The signature of the function to call --------------===//
 
 #include "Transformer/Runner/Signature.h"
+#include "Transformer/Runner/BlockQuant.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -43,7 +44,7 @@ static llvm::Error unsupportedType(Type type) {
   llvm::raw_string_ostream(str) << type;
   return llvm::createStringError(
       "unsupported type %s at the function boundary (only ranked tensors "
-      "and scalars of f32, f16, bf16, i32, i64, index)",
+      "and scalars of f32, f16, bf16, i8, i32, i64, index)",
       str.c_str());
 }
 
@@ -54,6 +55,8 @@ static std::optional<ElementType> getElementType(Type element) {
     return ElementType::F16;
   if (element.isBF16())
     return ElementType::BF16;
+  if (element.isSignlessInteger(8))
+    return ElementType::I8;
   if (element.isSignlessInteger(32))
     return ElementType::I32;
   if (element.isSignlessInteger(64))
@@ -154,6 +157,18 @@ runner::getEntrySignature(ModuleOp module, llvm::StringRef entry) {
           "@" + entry + ": argument " + llvm::Twine(i) + " has a " +
           kParameterAttrName + " attribute that is not a non-empty string");
     arg.parameter = name.getValue().str();
+    if (Attribute format = func.getArgAttr(i, kBlockFormatAttrName)) {
+      auto formatName = dyn_cast<StringAttr>(format);
+      if (!formatName || !parseQuantFormat(formatName.getValue()) ||
+          arg.elementType != ElementType::I8 || arg.shape.size() != 3)
+        return llvm::createStringError(
+            "@" + entry + ": argument " + llvm::Twine(i) + " has a " +
+            kBlockFormatAttrName +
+            " attribute that is not \"q8_0\" or \"q4_0\" on a tensor of "
+            "rank 3 of i8");
+      arg.blockFormat = formatName.getValue().str();
+      arg.transposed = func.getArgAttr(i, kTransposedAttrName) != nullptr;
+    }
   }
   return sig;
 }

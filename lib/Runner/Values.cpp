@@ -25,8 +25,8 @@ llvm::Error parseTypeSpec(StringRef text, llvm::SmallVectorImpl<int64_t> &shape,
   StringRef dims;
   bool found = false;
   for (ElementType candidate :
-       {ElementType::F32, ElementType::F16, ElementType::BF16, ElementType::I32,
-        ElementType::I64, ElementType::Index}) {
+       {ElementType::F32, ElementType::F16, ElementType::BF16, ElementType::I8,
+        ElementType::I32, ElementType::I64, ElementType::Index}) {
     StringRef name = elementTypeName(candidate);
     if (text == name) {
       type = candidate;
@@ -94,7 +94,12 @@ llvm::Error storeToken(HostTensor &tensor, int64_t i, StringRef token) {
     return llvm::createStringError(
         "bad %s value '%s'",
         elementTypeName(tensor.getElementType()).str().c_str(), str.c_str());
-  if (tensor.getElementType() == ElementType::I32) {
+  if (tensor.getElementType() == ElementType::I8) {
+    if (value < INT8_MIN || value > INT8_MAX)
+      return llvm::createStringError("i8 value '%s' is out of range",
+                                     str.c_str());
+    static_cast<int8_t *>(tensor.getData())[i] = static_cast<int8_t>(value);
+  } else if (tensor.getElementType() == ElementType::I32) {
     if (value < INT32_MIN || value > INT32_MAX)
       return llvm::createStringError("i32 value '%s' is out of range",
                                      str.c_str());
@@ -217,7 +222,9 @@ void printElement(llvm::raw_ostream &os, const HostTensor &value, int64_t i) {
       os << llvm::format("%g", f);
     return;
   }
-  if (value.getElementType() == ElementType::I32)
+  if (value.getElementType() == ElementType::I8)
+    os << static_cast<int>(static_cast<const int8_t *>(value.getData())[i]);
+  else if (value.getElementType() == ElementType::I32)
     os << static_cast<const int32_t *>(value.getData())[i];
   else
     os << static_cast<const int64_t *>(value.getData())[i];

@@ -4,8 +4,9 @@ GGUF as ggml's gguf.c reads it: the magic "GGUF", the version, the tensor
 and key-value counts, the key-values (typed), the tensor infos (name, dims
 innermost first, ggml type, offset into the data), then the data, each
 tensor aligned to `general.alignment` (32). Tensors are written as F32,
-F16 or BF16 (rounded to nearest even); llama.cpp converts them itself
-(llama-quantize) when a benchmark wants a quantized format.
+F16 or BF16 (rounded to nearest even), or as llama.cpp's block formats Q8_0
+and Q4_0 (quantized along the innermost dimension, GGUF's ne[0], with
+ggml's reference rounding: block_quant.py).
 
 `write_gpt2(path, cfg, weights)` writes a Hugging Face GPT-2 (the names and
 Conv1D layout of gpt2_reference.random_weights) with llama.cpp's tensor names
@@ -14,9 +15,14 @@ synthetic byte-level BPE vocabulary of the config's size, which llama.cpp
 loads (benchmarks feed it token ids, never text).
 """
 
+import os
 import struct
+import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import block_quant  # noqa: E402
 
 GGUF_MAGIC = b"GGUF"
 GGUF_VERSION = 3
@@ -26,15 +32,21 @@ ALIGNMENT = 32
 UINT32, INT32, FLOAT32, BOOL, STRING, ARRAY, UINT64 = 4, 5, 6, 7, 8, 9, 10
 # ggml types, and the bytes of each (from float32 values).
 GGML_TYPE_F32, GGML_TYPE_F16, GGML_TYPE_BF16 = 0, 1, 30
-GGML_TYPES = {"f32": GGML_TYPE_F32, "f16": GGML_TYPE_F16, "bf16": GGML_TYPE_BF16}
-# llama.cpp's general.file_type (LLAMA_FTYPE_ALL_F32, _MOSTLY_F16, _MOSTLY_BF16).
-FILE_TYPES = {"f32": 0, "f16": 1, "bf16": 32}
+GGML_TYPE_Q4_0, GGML_TYPE_Q8_0 = block_quant.GGML_TYPE["q4_0"], block_quant.GGML_TYPE["q8_0"]
+GGML_TYPES = {"f32": GGML_TYPE_F32, "f16": GGML_TYPE_F16, "bf16": GGML_TYPE_BF16,
+              "q8_0": GGML_TYPE_Q8_0, "q4_0": GGML_TYPE_Q4_0}
+# llama.cpp's general.file_type (LLAMA_FTYPE_ALL_F32, _MOSTLY_F16, _MOSTLY_BF16,
+# _MOSTLY_Q8_0, _MOSTLY_Q4_0).
+FILE_TYPES = {"f32": 0, "f16": 1, "bf16": 32, "q8_0": 7, "q4_0": 2}
 
 
 def _tensor_bytes(array, kind):
     array = np.ascontiguousarray(array, dtype="<f4")
     if kind == "f32":
         return array.tobytes()
+    if kind in block_quant.BLOCK_BYTES:
+        # [.., K] as the raw blocks along K: N * K/32 * block bytes.
+        return block_quant.quantize(array, kind).tobytes()
     if kind == "f16":
         return array.astype("<f2").tobytes()
     bits = array.view(np.uint32).astype(np.uint64)
@@ -79,9 +91,11 @@ def write(path, metadata, tensors, types=None):
     """Writes `tensors` (name -> float32 numpy array, in numpy's row-major
     order, so that GGUF's dims are the shape reversed) with `metadata`
     (key -> (GGUF type, value); an array is (ARRAY, (element type, list))).
-    `types` maps a tensor's name to "f16" or "bf16" to store it so (F32
-    otherwise). A tensor given as (ggml type number, shape, bytes) is
-    written as it is (quantized or malformed data for the tests)."""
+    `types` maps a tensor's name to "f16", "bf16", "q8_0" or "q4_0" to store
+    it so (F32 otherwise; a block format quantizes along the last numpy
+    axis, whose size must be a multiple of 32). A tensor given as (ggml type
+    number, shape, bytes) is written as it is (quantized or malformed data
+    for the tests)."""
     types = types or {}
     metadata = dict(metadata)
     metadata.setdefault("general.alignment", (UINT32, ALIGNMENT))
@@ -135,8 +149,14 @@ def write_gpt2(path, cfg, weights, weight_type="f32"):
     reads it: `token_embd`, `position_embd`, `blk.N.{attn_norm, attn_qkv,
     attn_output, ffn_norm, ffn_up, ffn_down}`, `output_norm`; the LM head is
     tied to the token embedding (no `output.weight`). `weight_type` (f32,
-    f16, bf16) stores the 2-D weights but the position embedding, as
-    llama.cpp's convert_hf_to_gguf.py --outtype does."""
+    f16, bf16, q8_0, q4_0) stores the 2-D weights but the position
+    embedding, as llama.cpp's convert_hf_to_gguf.py --outtype does; Q8_0 and
+    Q4_0 quantize each along its input dimension (token_embd [vocab, d] along
+    d, attn_qkv [3d, d] along d: the transpose of Conv1D's [in, out]), with
+    ggml's reference rounding (block_quant.quantize)."""
+    if weight_type not in FILE_TYPES:
+        raise ValueError("write_gpt2: weight type %r: one of %s"
+                         % (weight_type, ", ".join(FILE_TYPES)))
     d, layers = cfg["n_embd"], cfg["n_layer"]
     vocab = cfg["vocab_size"]
     tensors = {"token_embd.weight": weights["wte.weight"],

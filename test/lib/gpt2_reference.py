@@ -11,6 +11,11 @@ Usage (DIR gets config.json, model.safetensors, model.mlir and scratch files):
                                        N steps, batch B (prompt of 5)
   gpt2_reference.py decode DIR N       @prefill then N @decode steps: every
                                        step's logits vs @forward on the prefix
+  gpt2_reference.py gguf DIR TYPE      DIR/model-TYPE.gguf in llama.cpp's layout
+                                       (TYPE: f32, bf16, f16, q8_0, q4_0)
+forward, generate and decode take --weight-type (f32, bf16, f16, q8_0, q4_0):
+the reference runs on the weights as the module holds them (rounded to 16
+bits, or quantized to ggml's Q8_0 / Q4_0 blocks and dequantized).
 Each check prints PASS ... lines, or FAIL ... and exits 1. transformer-run
 comes from PATH (lit puts the build's there); TRANSFORMER_RUN_FLAGS adds
 flags to every call.
@@ -26,6 +31,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
+import block_quant  # noqa: E402
 import reference_ops  # noqa: E402
 import safetensors_io  # noqa: E402
 
@@ -92,19 +98,46 @@ def write_model(directory, cfg, weights, prefix=False):
                          metadata={"format": "pt"})
 
 
+# The weight types of --weight-type and of the `gguf` command.
+WEIGHT_TYPES = ["f32", "bf16", "f16"] + list(block_quant.FORMATS)
+
+# The Conv1D weights, stored [in, out]; the module (and llama.cpp) quantize
+# their transpose [out, in] along `in`.
+CONV1D_WEIGHTS = ("attn.c_attn.weight", "attn.c_proj.weight", "mlp.c_fc.weight",
+                  "mlp.c_proj.weight")
+
+
+def is_conv1d(name):
+    return name.endswith(CONV1D_WEIGHTS)
+
+
+def held_weight(name, value, weight_type):
+    """The float32 values of the weight `name` (Hugging Face's name and
+    layout) in a module imported with --weight-type=`weight_type`: 1-D
+    weights and the position embedding stay f32; the other 2-D weights are
+    rounded to bf16 or f16, or quantized to Q8_0 / Q4_0 along their input
+    dimension (a Conv1D [in, out] weight as its transpose [out, in], wte
+    [vocab, d] along d) and dequantized, as the runner binds them."""
+    if weight_type == "f32" or value.ndim != 2 or name == "wpe.weight":
+        return value
+    if weight_type not in block_quant.FORMATS:
+        return reference_ops.round_to(value, weight_type)
+    if is_conv1d(name):
+        return np.ascontiguousarray(block_quant.round_trip(value.T, weight_type).T)
+    return block_quant.round_trip(value, weight_type)
+
+
 def read_model(directory, weight_type="f32"):
     """The config and the weights, with the 2-D weights but the position
-    embedding rounded to `weight_type` (f32, bf16, f16) as a module imported
-    with --weight-type holds them: the reference then runs in float32 on
-    exactly the values the compiled model multiplies by."""
+    embedding held as `weight_type` (f32, bf16, f16, q8_0, q4_0; see
+    held_weight) as a module imported with --weight-type holds them: the
+    reference then runs in float32 on exactly the values the compiled model
+    multiplies by."""
     with open(os.path.join(directory, "config.json")) as f:
         cfg = json.load(f)
     with open(os.path.join(directory, "weights.npz"), "rb") as f:
         weights = dict(np.load(f))
-    if weight_type != "f32":
-        weights = {name: reference_ops.round_to(value, weight_type)
-                   if value.ndim == 2 and name != "wpe.weight" else value
-                   for name, value in weights.items()}
+    weights = {name: held_weight(name, value, weight_type) for name, value in weights.items()}
     return cfg, weights
 
 
@@ -309,13 +342,14 @@ def main():
     s.set_defaults(fn=cmd_decode)
     s = sub.add_parser("gguf", help="write DIR/model-TYPE.gguf (llama.cpp's layout)")
     s.add_argument("dir")
-    s.add_argument("type", choices=["f32", "bf16", "f16"])
+    s.add_argument("type", choices=WEIGHT_TYPES)
     s.set_defaults(fn=cmd_gguf)
     for name in ("forward", "generate", "decode"):
         sub.choices[name].add_argument(
-            "--weight-type", default="f32", choices=["f32", "bf16", "f16"],
+            "--weight-type", default="f32", choices=WEIGHT_TYPES,
             help="the precision the weights are held in (the module's "
-                 "--weight-type, or the GGUF file's)")
+                 "--weight-type, or the GGUF file's); q8_0 and q4_0 quantize "
+                 "them as ggml's reference does")
         sub.choices[name].add_argument(
             "--model", default="model.mlir", help="the module, in DIR")
         sub.choices[name].add_argument(

@@ -260,6 +260,9 @@ void printAsMlirRunner(const HostTensor &result) {
   case ElementType::BF16:
     llvm::outs() << result.getAsDouble(0);
     break;
+  case ElementType::I8:
+    llvm::outs() << static_cast<int>(*static_cast<const int8_t *>(data));
+    break;
   case ElementType::I32:
     llvm::outs() << *static_cast<const int32_t *>(data);
     break;

@@ -12,6 +12,16 @@
 #include "Transformer/IR/TransformerDialect.h"
 #include "Transformer/Interfaces/ShapeInferenceInterface.h"
 
+#include "Transformer/IR/TransformerEnums.h.inc"
+
+namespace mlir::transformer {
+/// Weights per block, in every BlockFormat: ggml's QK8_0 and QK4_0.
+constexpr int64_t kQuantBlockSize = 32;
+/// Bytes per block of `format` (an f16 scale and the values): 34 for q8_0,
+/// 18 for q4_0.
+int64_t getBlockBytes(BlockFormat format);
+} // namespace mlir::transformer
+
 #define GET_OP_CLASSES
 #include "Transformer/IR/TransformerOps.h.inc"
 

@@ -10,6 +10,7 @@
 
 include "Transformer/IR/TransformerDialect.td"
 include "Transformer/Interfaces/ShapeInferenceInterface.td"
+include "mlir/IR/EnumAttr.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -24,8 +25,21 @@ def Transformer_FloatTensor : TensorOf<[F32]>;
 /// embedding widen each element to f32 where they load it; results and
 /// accumulation stay f32).
 def Transformer_WeightTensor : TensorOf<[F32, F16, BF16]>;
+/// Block-quantized weights: the raw bytes of ggml's blocks, one block of 32
+/// weights per innermost row.
+def Transformer_BlockTensor : TensorOf<[I8]>;
 /// Token ids for `transformer.embedding`.
 def Transformer_IdTensor : TensorOf<[I32, I64]>;
+
+/// ggml's block formats: 32 weights along the reduction dimension share one
+/// f16 scale.
+def Transformer_BlockFormatQ8_0 : I32EnumAttrCase<"q8_0", 0>;
+def Transformer_BlockFormatQ4_0 : I32EnumAttrCase<"q4_0", 1>;
+def Transformer_BlockFormat
+    : I32EnumAttr<"BlockFormat", "a block-quantized weight format (ggml's)",
+                  [Transformer_BlockFormatQ8_0, Transformer_BlockFormatQ4_0]> {
+  let cppNamespace = "::mlir::transformer";
+}
 
 //===----------------------------------------------------------------------===//
 // Base classes
@@ -114,6 +128,46 @@ def Transformer_MatmulOp : Transformer_Op<"matmul"> {
     $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
   let hasCanonicalizer = 1;
+}
+
+def Transformer_DequantizeOp : Transformer_Op<"dequantize"> {
+  let summary = "expands block-quantized weights (ggml's Q8_0, Q4_0) to f32";
+  let description = [{
+    `%input` is `..xNxBxS` of `i8`: for each of the `..xN` rows, `B` blocks
+    of `S` bytes, laid out exactly as ggml stores them (GGUF files, llama.cpp).
+    The result is `..xNx(32*B)` of f32: block `b` gives elements
+    `32*b .. 32*b+31` of its row, each `f32(d) * q` with `d` the block's
+    scale.
+
+    - `q8_0`: `S = 34`; an f16 scale `d` (little-endian), then 32 signed
+      bytes `q`.
+    - `q4_0`: `S = 18`; an f16 scale `d`, then 16 bytes: byte `j` holds
+      element `j` in its low nibble and element `j + 16` in its high nibble,
+      each stored as `q + 8` (so `q` is in `[-8, 7]`).
+
+    The blocks run along the row, the reduction dimension of the weight's
+    consumer: `transformer.matmul` with `transpose_b` (and `transformer.linear`)
+    take an `NxK` weight, `transformer.embedding` a `VxD` table. Consumed by
+    them, the op is fused into their kernels: the decode kernels expand each
+    block in registers, the embedding expands the rows it gathers; no f32 copy
+    of the weights is made there. A row length that is not a multiple of 32
+    cannot be expressed: the verifier names the block size.
+
+    Example:
+
+    ```mlir
+    %w = transformer.dequantize q8_0 %blocks
+        : tensor<2304x24x34xi8> -> tensor<2304x768xf32>
+    %y = transformer.matmul %x, %w {transpose_b}
+        : tensor<1x768xf32>, tensor<2304x768xf32> -> tensor<1x2304xf32>
+    ```
+  }];
+  let arguments = (ins Transformer_BlockTensor:$input,
+                       Transformer_BlockFormat:$format);
+  let results = (outs Transformer_FloatTensor:$result);
+  let assemblyFormat = [{
+    $format $input attr-dict `:` type($input) `->` type($result)
+  }];
 }
 
 def Transformer_TransposeOp : Transformer_Op<"transpose"> {

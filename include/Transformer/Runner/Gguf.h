@@ -81,6 +81,13 @@ public:
   llvm::Expected<HostTensor> getTensor(llvm::StringRef name, ElementType type,
                                        llvm::ArrayRef<int64_t> shape) override;
 
+  /// Q8_0 and Q4_0 tensors bind their blocks as they are (no copy), when
+  /// the format and orientation are the argument's; F32, F16 and BF16
+  /// tensors are quantized (WeightFile's default).
+  llvm::Expected<HostTensor> getBlockTensor(llvm::StringRef name,
+                                            QuantFormat format,
+                                            llvm::ArrayRef<int64_t> shape,
+                                            bool transposed) override;
   llvm::ArrayRef<Entry> getEntries() const { return entries; }
   llvm::StringRef getPath() const override { return path; }
 
@@ -93,6 +100,10 @@ private:
   char *data = nullptr;
   std::vector<Entry> entries;
   llvm::StringMap<size_t> byName;
+  /// The entry for the module's tensor `name` (its own name or the mapped
+  /// one), whether llama.cpp stores it transposed from the module's layout,
+  /// and its GGUF name; an error naming the tensor when there is none.
+  llvm::Expected<std::pair<const Entry *, bool>> find(llvm::StringRef name);
 };
 
 /// The GGUF name of the module's tensor `name` for `architecture` (GPT-2's

@@ -24,9 +24,9 @@
 
 namespace mlir::transformer::runner {
 
-enum class ElementType { F32, F16, BF16, I32, I64, Index };
+enum class ElementType { F32, F16, BF16, I8, I32, I64, Index };
 
-/// `f32`, `f16`, `bf16`, `i32`, `i64`, `index`.
+/// `f32`, `f16`, `bf16`, `i8`, `i32`, `i64`, `index`.
 llvm::StringRef elementTypeName(ElementType type);
 std::optional<ElementType> parseElementType(llvm::StringRef name);
 /// Bytes per element (index is stored as 64 bits).

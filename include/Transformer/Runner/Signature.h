@@ -23,6 +23,11 @@ namespace mlir::transformer::runner {
 /// The argument attribute that names the weight an argument is bound to.
 inline constexpr llvm::StringLiteral kParameterAttrName =
     "transformer.parameter";
+/// The argument attributes of a block-quantized parameter.
+inline constexpr llvm::StringLiteral kBlockFormatAttrName =
+    "transformer.block_format";
+inline constexpr llvm::StringLiteral kTransposedAttrName =
+    "transformer.transposed";
 
 /// The type of one argument or result of the entry function.
 struct ValueSignature {
@@ -33,6 +38,12 @@ struct ValueSignature {
   /// For an argument with a `transformer.parameter = "NAME"` attribute: the
   /// name of the tensor of a weights file that it is bound to.
   std::string parameter;
+  /// With `transformer.block_format = "q8_0"` (or "q4_0") beside the name:
+  /// the parameter is ggml blocks of that format, quantized when bound.
+  std::string blockFormat;
+  /// `transformer.transposed`: the weights file holds the transpose of the
+  /// quantized matrix (a Hugging Face Conv1D weight, [in, out]).
+  bool transposed = false;
   /// `tensor<2x?xf32>` or `f32`.
   std::string str() const;
   /// Whether `value` can be passed for this signature; otherwise explains.

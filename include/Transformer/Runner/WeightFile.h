@@ -8,6 +8,7 @@
 #ifndef TRANSFORMER_RUNNER_WEIGHTFILE_H
 #define TRANSFORMER_RUNNER_WEIGHTFILE_H
 
+#include "Transformer/Runner/BlockQuant.h"
 #include "Transformer/Runner/HostTensor.h"
 
 #include <memory>
@@ -28,6 +29,14 @@ public:
   getTensor(llvm::StringRef name, ElementType type,
             llvm::ArrayRef<int64_t> shape) = 0;
 
+  /// Tensor `name` as ggml blocks of `format` for an argument of `shape`
+  /// ([rows, blocks, block bytes] of i8: a [rows, 32 * blocks] matrix). With
+  /// `transposed`, the file holds the matrix transposed ([32 * blocks, rows],
+  /// a Hugging Face Conv1D weight). This default reads the tensor as f32 and
+  /// quantizes each row as ggml does; GGUF files bind their own blocks.
+  virtual llvm::Expected<HostTensor>
+  getBlockTensor(llvm::StringRef name, QuantFormat format,
+                 llvm::ArrayRef<int64_t> shape, bool transposed);
   virtual llvm::StringRef getPath() const = 0;
 };
 

@@ -3,6 +3,7 @@
 #include "LoweringUtils.h"
 #include "Patterns.h"
 
+#include "Transformer/Conversion/TransformerToLinalg/Dequantize.h"
 #include "Transformer/IR/TransformerOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -52,6 +53,9 @@ struct EmbeddingLowering : OpConversionPattern<EmbeddingOp> {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     Value ids = adaptor.getIds(), table = adaptor.getTable();
+    // A dequantized table: the rows gathered are expanded from their blocks,
+    // with no f32 copy of the table.
+    auto dequantize = op.getTable().getDefiningOp<DequantizeOp>();
     auto idsType = cast<RankedTensorType>(ids.getType());
     auto intType = cast<IntegerType>(idsType.getElementType());
     int64_t rank = idsType.getRank();
@@ -70,7 +74,9 @@ struct EmbeddingLowering : OpConversionPattern<EmbeddingOp> {
         });
     Value vocab = arith::IndexCastOp::create(
         rewriter, loc, rewriter.getI64Type(),
-        toIndexValue(rewriter, loc, dimSize(rewriter, loc, table, 0)));
+        toIndexValue(rewriter, loc,
+                     dimSize(rewriter, loc,
+                             dequantize ? dequantize.getInput() : table, 0)));
     auto toI64 = [&](Value id) -> Value {
       if (width == 64)
         return id;
@@ -107,6 +113,9 @@ struct EmbeddingLowering : OpConversionPattern<EmbeddingOp> {
           Value row =
               arith::IndexCastOp::create(b, loc, b.getIndexType(), in[0]);
           Value col = linalg::IndexOp::create(b, loc, rank);
+          if (dequantize)
+            return buildDequantizedElement(b, loc, dequantize.getInput(),
+                                           dequantize.getFormat(), row, col);
           Value element =
               tensor::ExtractOp::create(b, loc, table, ValueRange{row, col});
           if (element.getType().isF32())

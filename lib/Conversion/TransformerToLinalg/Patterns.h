@@ -14,6 +14,8 @@ void populateMatmulPatterns(RewritePatternSet &patterns);
 void populateNormalizationPatterns(RewritePatternSet &patterns);
 /// attention, create_causal_mask.
 void populateAttentionPatterns(RewritePatternSet &patterns);
+/// dequantize.
+void populateDequantizePatterns(RewritePatternSet &patterns);
 /// embedding, rope.
 void populateEmbeddingPatterns(RewritePatternSet &patterns);
 } // namespace mlir::transformer::lowering

@@ -24,6 +24,7 @@ void transformer::populateTransformerToLinalgPatterns(
   lowering::populateMatmulPatterns(patterns);
   lowering::populateNormalizationPatterns(patterns);
   lowering::populateAttentionPatterns(patterns);
+  lowering::populateDequantizePatterns(patterns);
   lowering::populateEmbeddingPatterns(patterns);
 }
 

@@ -365,6 +365,50 @@ FailureOr<TensorType> RopeOp::inferResultType(bool emitErrors) {
 }
 
 //===----------------------------------------------------------------------===//
+// Block-quantized weights
+//===----------------------------------------------------------------------===//
+
+int64_t transformer::getBlockBytes(BlockFormat format) {
+  switch (format) {
+  case BlockFormat::q8_0:
+    return 2 + kQuantBlockSize;
+  case BlockFormat::q4_0:
+    return 2 + kQuantBlockSize / 2;
+  }
+  return 0;
+}
+
+FailureOr<TensorType> DequantizeOp::inferResultType(bool emitErrors) {
+  ShapeChecker check(*this, emitErrors);
+  StringRef format = stringifyBlockFormat(getFormat());
+  int64_t blockBytes = getBlockBytes(getFormat());
+  if (failed(check.checkMinRank(getInput(), "input", 2)))
+    return failure();
+  // A declared row length that blocks of 32 cannot make.
+  if (auto result = rankedType(getResult()); result && result.getRank() >= 1) {
+    int64_t row = result.getShape().back();
+    if (!ShapedType::isDynamic(row) && row % kQuantBlockSize != 0)
+      return check.fail("the rows of the result " + quoted(result) +
+                        " must be a multiple of " + Twine(kQuantBlockSize) +
+                        " long, the block size of " + format + ", got " +
+                        Twine(row));
+  }
+  RankedTensorType input = rankedType(getInput());
+  if (!input)
+    return check.unknown();
+  ArrayRef<int64_t> shape = input.getShape();
+  if (!ShapedType::isDynamic(shape.back()) && shape.back() != blockBytes)
+    return check.fail("the last dimension of the input " + quoted(input) +
+                      " must be " + Twine(blockBytes) + ", the bytes of a " +
+                      format + " block, got " + Twine(shape.back()));
+  SmallVector<int64_t> result(shape.drop_back(2));
+  int64_t blocks = shape[shape.size() - 2];
+  result.push_back(ShapedType::isDynamic(blocks) ? ShapedType::kDynamic
+                                                 : blocks * kQuantBlockSize);
+  return check.ranked(result);
+}
+
+//===----------------------------------------------------------------------===//
 // Masks and attention
 //===----------------------------------------------------------------------===//
 
@@ -451,3 +495,5 @@ FailureOr<TensorType> AttentionOp::inferResultType(bool emitErrors) {
 
 #define GET_OP_CLASSES
 #include "Transformer/IR/TransformerOps.cpp.inc"
+
+#include "Transformer/IR/TransformerEnums.cpp.inc"
