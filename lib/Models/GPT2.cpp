@@ -80,8 +80,16 @@ private:
   OpBuilder b;
   Type f32, i64;
   int64_t headDim;
-  /// (name in the file, type), in argument order after the data arguments.
-  SmallVector<std::pair<std::string, RankedTensorType>> parameters;
+  /// A weight argument, in argument order after the data arguments.
+  struct Parameter {
+    /// Its name in the weights file.
+    std::string name;
+    RankedTensorType type;
+    /// Block-quantized (--weight-type=q8_0, q4_0): the blocks of the
+    /// transpose of a Conv1D weight [in, out] (the file's layout).
+    bool transposed = false;
+  };
+  SmallVector<Parameter> parameters;
 
   RankedTensorType tensorOf(ArrayRef<int64_t> shape, Type element = {}) {
     return RankedTensorType::get(shape, element ? element : f32);
@@ -99,6 +107,9 @@ private:
   /// embedding widen where they read them.
   Type weightElementType() {
     switch (cfg.weightType) {
+    case WeightType::Q8_0:
+    case WeightType::Q4_0:
+      return b.getI8Type();
     case WeightType::BF16:
       return b.getBF16Type();
     case WeightType::F16:
@@ -108,13 +119,39 @@ private:
     }
   }
 
+  /// The block format of --weight-type=q8_0 or q4_0.
+  std::optional<BlockFormat> blockFormat() {
+    if (cfg.weightType == WeightType::Q8_0)
+      return BlockFormat::q8_0;
+    if (cfg.weightType == WeightType::Q4_0)
+      return BlockFormat::q4_0;
+    return std::nullopt;
+  }
+
   void collectParameters() {
     int64_t d = cfg.embedDim, f = cfg.innerDim;
     Type weight = weightElementType();
-    auto add = [&](const Twine &name, ArrayRef<int64_t> shape) {
+    std::optional<BlockFormat> format = blockFormat();
+    // `conv1d`: a Conv1D weight [in, out], quantized as [out, in] (blocks
+    // along the reduction dimension `in`).
+    auto add = [&](const Twine &name, ArrayRef<int64_t> shape,
+                   bool conv1d = false) {
       // 1-D weights (biases, norms) stay f32.
+      if (shape.size() != 2) {
+        parameters.push_back({name.str(), tensorOf(shape, f32)});
+        return;
+      }
+      if (!format) {
+        parameters.push_back({name.str(), tensorOf(shape, weight)});
+        return;
+      }
+      int64_t rows = conv1d ? shape[1] : shape[0];
+      int64_t width = conv1d ? shape[0] : shape[1];
       parameters.push_back(
-          {name.str(), tensorOf(shape, shape.size() == 2 ? weight : f32)});
+          {name.str(),
+           tensorOf({rows, width / kQuantBlockSize, getBlockBytes(*format)},
+                    weight),
+           conv1d});
     };
     add("wte.weight", {cfg.vocabSize, d});
     // The position embedding is added, not multiplied: it stays f32, as
@@ -124,15 +161,15 @@ private:
       std::string h = "h." + std::to_string(l) + ".";
       add(h + "ln_1.weight", {d});
       add(h + "ln_1.bias", {d});
-      add(h + "attn.c_attn.weight", {d, 3 * d});
+      add(h + "attn.c_attn.weight", {d, 3 * d}, /*conv1d=*/true);
       add(h + "attn.c_attn.bias", {3 * d});
-      add(h + "attn.c_proj.weight", {d, d});
+      add(h + "attn.c_proj.weight", {d, d}, /*conv1d=*/true);
       add(h + "attn.c_proj.bias", {d});
       add(h + "ln_2.weight", {d});
       add(h + "ln_2.bias", {d});
-      add(h + "mlp.c_fc.weight", {d, f});
+      add(h + "mlp.c_fc.weight", {d, f}, /*conv1d=*/true);
       add(h + "mlp.c_fc.bias", {f});
-      add(h + "mlp.c_proj.weight", {f, d});
+      add(h + "mlp.c_proj.weight", {f, d}, /*conv1d=*/true);
       add(h + "mlp.c_proj.bias", {d});
     }
     add("ln_f.weight", {d});
@@ -147,21 +184,42 @@ private:
                               ArrayRef<StringRef> dataNames,
                               ArrayRef<Type> results, Weights &weights) {
     SmallVector<Type> inputs(data);
-    for (auto &[_, type] : parameters)
-      inputs.push_back(type);
+    for (const Parameter &param : parameters)
+      inputs.push_back(param.type);
     auto func = func::FuncOp::create(b, loc(name), name,
                                      b.getFunctionType(inputs, results));
-    for (auto [i, param] : llvm::enumerate(parameters))
-      func.setArgAttr(data.size() + i, "transformer.parameter",
-                      b.getStringAttr(param.first));
+    std::optional<BlockFormat> format = blockFormat();
+    for (auto [i, param] : llvm::enumerate(parameters)) {
+      unsigned arg = data.size() + i;
+      func.setArgAttr(arg, "transformer.parameter",
+                      b.getStringAttr(param.name));
+      if (!param.type.getElementType().isInteger(8))
+        continue;
+      func.setArgAttr(arg, "transformer.block_format",
+                      b.getStringAttr(stringifyBlockFormat(*format)));
+      if (param.transposed)
+        func.setArgAttr(arg, "transformer.transposed", b.getUnitAttr());
+    }
     Block *entry = func.addEntryBlock();
     // Argument locations carry the names too (--mlir-print-debuginfo).
     for (auto [i, dataName] : llvm::enumerate(dataNames))
       entry->getArgument(i).setLoc(loc(dataName));
     for (auto [i, param] : llvm::enumerate(parameters))
-      entry->getArgument(data.size() + i).setLoc(loc(param.first));
+      entry->getArgument(data.size() + i).setLoc(loc(param.name));
     b.setInsertionPointToStart(entry);
-    auto args = entry->getArguments().drop_front(data.size());
+    // Quantized weights are used through their f32 view, which the
+    // contractions and the embedding read from the blocks.
+    SmallVector<Value> args;
+    for (auto [i, param] : llvm::enumerate(parameters)) {
+      Value arg = entry->getArgument(data.size() + i);
+      if (param.type.getElementType().isInteger(8)) {
+        int64_t rows = param.type.getDimSize(0);
+        int64_t width = param.type.getDimSize(1) * kQuantBlockSize;
+        arg = DequantizeOp::create(b, loc(param.name), tensorOf({rows, width}),
+                                   arg, *format);
+      }
+      args.push_back(arg);
+    }
     size_t next = 0;
     auto take = [&] { return args[next++]; };
     weights.wte = take();
@@ -199,10 +257,12 @@ private:
     return arith::IndexCastOp::create(b, l, b.getIndexType(), value);
   }
 
-  /// x @ w + bias with a Conv1D weight [in, out], on rows x [N, in].
+  /// x @ w + bias with a Conv1D weight [in, out], on rows x [N, in]; a
+  /// quantized weight is [out, in].
   Value conv1d(Location l, Value x, Value w, Value bias, int64_t out) {
     RankedTensorType type = tensorOf({kDyn, out});
-    Value y = MatmulOp::create(b, l, type, x, w, /*transpose_b=*/false);
+    Value y = MatmulOp::create(b, l, type, x, w,
+                               /*transpose_b=*/blockFormat().has_value());
     return AddOp::create(b, l, type, y, bias);
   }
 

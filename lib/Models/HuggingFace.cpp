@@ -100,11 +100,21 @@ models::parseGPT2Config(const llvm::json::Object &config,
   if (options.maxSeq > 0)
     cfg.cacheLength = options.maxSeq;
   if (options.weightType == WeightType::Q8_0 ||
-      options.weightType == WeightType::Q4_0)
-    return llvm::createStringError(
-        "--weight-type=" + weightTypeName(options.weightType) +
-        ": block-quantized weights are not supported yet (f32, bf16 and f16 "
-        "are)");
+      options.weightType == WeightType::Q4_0) {
+    // Blocks of 32 run along each weight's reduction dimension: n_embd for
+    // the token embedding, c_attn and c_fc, n_inner for mlp.c_proj.
+    constexpr int64_t block = 32;
+    auto misfit = [&](StringRef weight, StringRef key, int64_t width) {
+      return llvm::createStringError(
+          "--weight-type=" + weightTypeName(options.weightType) + ": weight '" +
+          weight + "' has rows of " + key + " = " + llvm::Twine(width) +
+          ", not a multiple of the block size " + llvm::Twine(block));
+    };
+    if (cfg.embedDim % block != 0)
+      return misfit("wte.weight", "n_embd", cfg.embedDim);
+    if (cfg.innerDim % block != 0)
+      return misfit("h.0.mlp.c_proj.weight", "n_inner", cfg.innerDim);
+  }
   cfg.weightType = options.weightType;
   return cfg;
 }

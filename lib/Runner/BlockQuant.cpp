@@ -45,8 +45,8 @@ void quantizeBlockQ8_0(const float *x, uint8_t *block) {
   float id = d != 0.0f ? 1.0f / d : 0.0f;
   storeScale(block, d);
   for (int64_t j = 0; j < kQuantBlockWeights; ++j)
-    block[2 + j] = static_cast<uint8_t>(
-        static_cast<int8_t>(std::roundf(x[j] * id)));
+    block[2 + j] =
+        static_cast<uint8_t>(static_cast<int8_t>(std::roundf(x[j] * id)));
 }
 
 /// quantize_row_q4_0_ref: d = m / -8 for the value m of largest magnitude;

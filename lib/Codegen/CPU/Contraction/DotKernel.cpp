@@ -1,6 +1,7 @@
 //===- DotKernel.cpp - Few rows times a B indexed (n, k) ------------------===//
 
 #include "DotKernel.h"
+#include "QuantizedBlocks.h"
 
 #include "Transformer/Codegen/CPU/Passes.h"
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"
@@ -116,7 +117,8 @@ bool transformer::isRowForm(linalg::LinalgOp op) {
          isStaticMultiple(op, 1, kRowTileColumns);
 }
 
-Value transformer::buildDotKernel(OpBuilder &b, linalg::LinalgOp op) {
+Value transformer::buildDotKernel(OpBuilder &b, linalg::LinalgOp op,
+                                  std::optional<DequantizedWeight> quantized) {
   Location loc = op.getLoc();
   Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1];
   Value acc = op.getDpsInits()[0];
@@ -143,6 +145,43 @@ Value transformer::buildDotKernel(OpBuilder &b, linalg::LinalgOp op) {
   auto dotProducts = [&](OpBuilder &nb, Value row, Value column,
                          int64_t count) -> SmallVector<Value> {
     SmallVector<Value> init(count, zeros);
+    if (quantized) {
+      auto loop = scf::ForOp::create(
+          nb, loc, index(nb, 0), index(nb, depth / kQuantBlockSize),
+          index(nb, 1), init,
+          [&](OpBuilder &lb, Location, Value block, ValueRange sums) {
+            Value start = arith::MulIOp::create(lb, loc, block,
+                                                index(lb, kQuantBlockSize));
+            SmallVector<Value> a;
+            for (int64_t at = 0; at < kQuantBlockSize; at += lanes)
+              a.push_back(vector::TransferReadOp::create(
+                  lb, loc, lanesType, lhs,
+                  ValueRange{row, arith::AddIOp::create(lb, loc, start,
+                                                        index(lb, at))},
+                  padding, inBounds));
+            SmallVector<Value> next;
+            for (int64_t i = 0; i < count; ++i) {
+              Value n = arith::AddIOp::create(lb, loc, column, index(lb, i));
+              SmallVector<Value> values =
+                  readBlockValues(lb, loc, quantized->blocks, quantized->format,
+                                  n, block, lanes);
+              Value dot = arith::MulFOp::create(lb, loc, a[0], values[0]);
+              for (size_t j = 1; j < values.size(); ++j)
+                dot = vector::FMAOp::create(lb, loc, a[j], values[j], dot);
+              Value scale = vector::BroadcastOp::create(
+                  lb, loc, lanesType,
+                  readBlockScale(lb, loc, quantized->blocks, n, block));
+              next.push_back(
+                  vector::FMAOp::create(lb, loc, dot, scale, sums[i]));
+            }
+            scf::YieldOp::create(lb, loc, next);
+          });
+      SmallVector<Value> totals;
+      for (Value sum : loop.getResults())
+        totals.push_back(vector::ReductionOp::create(
+            nb, loc, vector::CombiningKind::ADD, sum));
+      return totals;
+    }
     auto loop = scf::ForOp::create(
         nb, loc, index(nb, 0), index(nb, depth), index(nb, lanes), init,
         [&](OpBuilder &lb, Location, Value k, ValueRange sums) {

@@ -8,6 +8,8 @@
 #ifndef TRANSFORMER_LIB_CODEGEN_CPU_DOTKERNEL_H
 #define TRANSFORMER_LIB_CODEGEN_CPU_DOTKERNEL_H
 
+#include "Transformer/Conversion/TransformerToLinalg/Dequantize.h"
+
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -41,8 +43,11 @@ bool isDotForm(linalg::LinalgOp op);
 /// one vector register each run along k (A and B both read along their
 /// contiguous rows), then 8 horizontal sums. B is read once, with no transposed
 /// copy: for one row of A (a decode step) such a copy would cost twice the
-/// product itself.
-Value buildDotKernel(OpBuilder &b, linalg::LinalgOp op);
+/// product itself. With `quantized` (B is a dequantized weight), B is read
+/// from its blocks: per block of 32 along k, the values widened in
+/// registers, their products with A summed, then scaled once.
+Value buildDotKernel(OpBuilder &b, linalg::LinalgOp op,
+                     std::optional<DequantizedWeight> quantized = {});
 
 /// Whether `op` is C[m, n] += A[m, k] * B[k, n] on f32 tensors (B may be
 /// bf16 or f16) with a static

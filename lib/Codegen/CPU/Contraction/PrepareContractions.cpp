@@ -10,6 +10,7 @@
 
 #include "DotKernel.h"
 #include "Elementwise.h"
+#include "QuantizedBlocks.h"
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 #include "Transformer/Codegen/Common/Passes.h"
 
@@ -326,6 +327,42 @@ splitOnRowCount(RewriterBase &rewriter, linalg::LinalgOp op, int64_t maxRows,
   return tiled;
 }
 
+/// Gives `op`, whose B is the dequantized weight `quantized`, its own f32
+/// copy of B made by vector code (buildDequantizeKernel) right before it:
+/// inside the many-rows branch of splitOnRowCount, so that the few-rows
+/// kernel, which reads the blocks, never pays for it.
+void dequantizeBeforeContraction(RewriterBase &rewriter, linalg::LinalgOp op,
+                                 const DequantizedWeight &quantized) {
+  Location loc = op.getLoc();
+  Value weight = op.getDpsInputs()[1];
+  rewriter.setInsertionPoint(op);
+  auto type = cast<RankedTensorType>(weight.getType());
+  Value init = tensor::EmptyOp::create(
+      rewriter, loc, tensor::getMixedSizes(rewriter, loc, weight),
+      type.getElementType());
+  Value copy = buildDequantizeKernel(rewriter, loc, quantized, init,
+                                     CPUTarget::forOp(op).f32Lanes());
+  rewriter.modifyOpInPlace(op, [&] { op->setOperand(1, copy); });
+}
+
+/// Removes the lowered transformer.dequantize ops that the kernels replaced:
+/// the sizes still read from them are those of their (empty) init.
+void eraseDeadDequantizations(RewriterBase &rewriter, Operation *root) {
+  SmallVector<linalg::GenericOp> generics;
+  root->walk([&](linalg::GenericOp generic) {
+    if (generic->hasAttr(kDequantizeAttrName))
+      generics.push_back(generic);
+  });
+  for (linalg::GenericOp generic : generics) {
+    for (OpOperand &use : llvm::make_early_inc_range(generic->getUses()))
+      if (auto dim = dyn_cast<tensor::DimOp>(use.getOwner()))
+        rewriter.modifyOpInPlace(dim,
+                                 [&] { use.set(generic.getDpsInits()[0]); });
+    if (generic->use_empty())
+      rewriter.eraseOp(generic);
+  }
+}
+
 struct PrepareContractionsPass
     : public transformer::impl::TransformerCPUPrepareContractionsPassBase<
           PrepareContractionsPass> {
@@ -378,8 +415,15 @@ struct PrepareContractionsPass
       // at run time.
       function_ref<Value(OpBuilder &, linalg::LinalgOp)> fewRows = nullptr;
       int64_t maxRows = 0;
+      // A dequantized B: the dot form reads its blocks; the tiled form
+      // reads an f32 copy made right before it.
+      std::optional<DequantizedWeight> quantized =
+          getDequantizedWeight(op.getDpsInputs()[1]);
+      auto dotKernel = [&](OpBuilder &b, linalg::LinalgOp contraction) {
+        return buildDotKernel(b, contraction, quantized);
+      };
       if (isDotForm(op)) {
-        fewRows = buildDotKernel;
+        fewRows = dotKernel;
         maxRows = kDotMaxRows;
       } else if (isRowForm(op)) {
         fewRows = buildRowKernel;
@@ -395,6 +439,8 @@ struct PrepareContractionsPass
         if (ShapedType::isDynamic(rows))
           op = splitOnRowCount(rewriter, op, maxRows, fewRows);
       }
+      if (quantized)
+        dequantizeBeforeContraction(rewriter, op, *quantized);
       // The vectorizer makes vector.contract (which lowers to FMAs) only from
       // named contractions; a generic gives mulf + addf. B indexed (n, k) is
       // read through a transposed copy (see transposeRhs).
@@ -419,6 +465,7 @@ struct PrepareContractionsPass
           kContractionAttrName,
           rewriter.getStringAttr(op.getNumLoops() == 3 ? "mnk" : "bmnk"));
     }
+    eraseDeadDequantizations(rewriter, getOperation());
   }
 };
 
