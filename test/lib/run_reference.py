@@ -6,7 +6,8 @@ They define, for each function `NAME` to run, a Python function
 `case_NAME(rng)` that returns `(inputs, expected)`: lists of numpy arrays (or
 Python scalars for scalar arguments, given as ("index", 3) / ("f32", 1.5)).
 `np` is numpy; `ref` is the `reference_ops` module with float64 versions of
-the dialect's ops. Random inputs come from `rng` (seeded per case).
+the dialect's ops, `bq` the `block_quant` module (ggml's Q8_0 and Q4_0
+blocks). Random inputs come from `rng` (seeded per case).
 
 Usage: run_reference.py FILE.mlir WORKDIR [extra transformer-run flags]
 Prints `PASS @NAME: result[i] ...` per result, or `FAIL ...` and exits 1.
@@ -19,6 +20,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
+import block_quant  # noqa: E402
 import reference_ops  # noqa: E402
 from run_flags import with_default_opt_level  # noqa: E402
 
@@ -33,7 +35,7 @@ def load_cases(path):
             stripped = line.strip()
             if stripped.startswith("// PY:"):
                 source.append(stripped[len("// PY:"):][1:] if stripped[len("// PY:"):].startswith(" ") else stripped[len("// PY:"):])
-    scope = {"np": np, "ref": reference_ops}
+    scope = {"np": np, "ref": reference_ops, "bq": block_quant}
     exec("\n".join(source), scope)
     return {name[len("case_"):]: fn for name, fn in scope.items()
             if name.startswith("case_") and callable(fn)}

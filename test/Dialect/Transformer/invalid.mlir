@@ -513,3 +513,51 @@ func.func @half_bias(%x: tensor<2x4xf32>, %w: tensor<5x4xbf16>, %b: tensor<5xbf1
   %0 = transformer.linear %x, %w, %b : tensor<2x4xf32>, tensor<5x4xbf16>, tensor<5xbf16> -> tensor<2x5xf32>
   return
 }
+
+// -----
+
+func.func @dequantize_block_bytes(%q: tensor<6x2x18xi8>) {
+  // expected-error@+1 {{'transformer.dequantize' op the last dimension of the input 'tensor<6x2x18xi8>' must be 34, the bytes of a q8_0 block, got 18}}
+  %0 = transformer.dequantize q8_0 %q : tensor<6x2x18xi8> -> tensor<6x64xf32>
+  return
+}
+
+// -----
+
+func.func @dequantize_row_length(%q: tensor<6x3x18xi8>) {
+  // expected-error@+1 {{'transformer.dequantize' op the rows of the result 'tensor<6x100xf32>' must be a multiple of 32 long, the block size of q4_0, got 100}}
+  %0 = transformer.dequantize q4_0 %q : tensor<6x3x18xi8> -> tensor<6x100xf32>
+  return
+}
+
+// -----
+
+func.func @dequantize_blocks(%q: tensor<6x3x34xi8>) {
+  // expected-error@+1 {{'transformer.dequantize' op result type 'tensor<6x64xf32>'}}
+  %0 = transformer.dequantize q8_0 %q : tensor<6x3x34xi8> -> tensor<6x64xf32>
+  return
+}
+
+// -----
+
+func.func @dequantize_rank(%q: tensor<34xi8>) {
+  // expected-error@+1 {{'transformer.dequantize' op input must have rank >= 2, got 'tensor<34xi8>'}}
+  %0 = transformer.dequantize q8_0 %q : tensor<34xi8> -> tensor<32xf32>
+  return
+}
+
+// -----
+
+func.func @dequantize_element(%q: tensor<6x2x34xi32>) {
+  // expected-error@+1 {{'transformer.dequantize' op operand #0 must be tensor of 8-bit signless integer values, but got 'tensor<6x2x34xi32>'}}
+  %0 = transformer.dequantize q8_0 %q : tensor<6x2x34xi32> -> tensor<6x64xf32>
+  return
+}
+
+// -----
+
+func.func @dequantize_format(%q: tensor<6x2x34xi8>) {
+  // expected-error@+1 {{expected string or keyword containing one of the following enum values for attribute 'format' [q8_0, q4_0]}}
+  %0 = transformer.dequantize q5_0 %q : tensor<6x2x34xi8> -> tensor<6x64xf32>
+  return
+}

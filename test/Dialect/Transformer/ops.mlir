@@ -89,6 +89,19 @@ func.func @half_weights(%x: tensor<2x3x4xf32>, %w: tensor<5x4xbf16>, %b: tensor<
   return
 }
 
+// Block-quantized weights (ggml's Q8_0 and Q4_0 blocks as i8), expanded to
+// f32 for the contractions and the embedding that consume them.
+// CHECK-LABEL: func @dequantize
+func.func @dequantize(%q8: tensor<6x2x34xi8>, %q4: tensor<2x6x3x18xi8>, %dyn: tensor<?x?x34xi8>) {
+  // CHECK: transformer.dequantize q8_0 %{{.*}} : tensor<6x2x34xi8> -> tensor<6x64xf32>
+  %0 = transformer.dequantize q8_0 %q8 : tensor<6x2x34xi8> -> tensor<6x64xf32>
+  // CHECK: transformer.dequantize q4_0 %{{.*}} : tensor<2x6x3x18xi8> -> tensor<2x6x96xf32>
+  %1 = transformer.dequantize q4_0 %q4 : tensor<2x6x3x18xi8> -> tensor<2x6x96xf32>
+  // CHECK: transformer.dequantize q8_0 %{{.*}} : tensor<?x?x34xi8> -> tensor<?x?xf32>
+  %2 = transformer.dequantize q8_0 %dyn : tensor<?x?x34xi8> -> tensor<?x?xf32>
+  return
+}
+
 // CHECK-LABEL: func @embedding
 func.func @embedding(%ids: tensor<2x3xi32>, %ids64: tensor<?xi64>, %table: tensor<10x4xf32>) {
   // CHECK: transformer.embedding %{{.*}}, %{{.*}} : tensor<2x3xi32>, tensor<10x4xf32> -> tensor<2x3x4xf32>
