@@ -400,9 +400,15 @@ GgufFile::getBlockTensor(llvm::StringRef name, QuantFormat format,
     return found.takeError();
   const Entry *entry = found->first;
   bool storedTransposed = found->second;
+  // llama.cpp stores every matrix with its rows along the reduction
+  // dimension. Under a mapped name, it stores the transpose of the module's
+  // (Hugging Face's) layout exactly when the argument says the file does;
+  // under its own name, its rows are the argument's.
+  bool mapped = entry->name != name;
   auto ggml = static_cast<GgmlType>(entry->type);
   if (ggml != GgmlType::Q8_0 && ggml != GgmlType::Q4_0)
-    return WeightFile::getBlockTensor(name, format, shape, transposed);
+    return WeightFile::getBlockTensor(name, format, shape,
+                                      mapped && transposed);
   auto error = [&](const llvm::Twine &why) {
     return llvm::createStringError("parameter '" + name + "': GGUF tensor '" +
                                    entry->name + "' (" +
@@ -414,9 +420,7 @@ GgufFile::getBlockTensor(llvm::StringRef name, QuantFormat format,
   if (fileFormat != format)
     return error("cannot be bound to a " + quantFormatName(format) +
                  " argument: the module was imported in another format");
-  // llama.cpp's rows are the module's quantized rows exactly when the file
-  // stores the module's layout transposed as the argument says it is.
-  if (storedTransposed != transposed)
+  if (mapped && storedTransposed != transposed)
     return error("holds its blocks along the other dimension than the "
                  "argument's");
   int64_t bytes = quantBlockBytes(format);
@@ -443,12 +447,14 @@ llvm::Expected<HostTensor> GgufFile::getTensor(llvm::StringRef name,
                           shapeString(entry->shape) + ")";
   auto ggml = static_cast<GgmlType>(entry->type);
   if (ggml == GgmlType::Q8_0 || ggml == GgmlType::Q4_0)
-    return error(described + " is block-quantized; this build binds only "
-                             "F32, F16 and BF16 tensors");
+    return error(described + " is block-quantized: it binds only to a " +
+                 (ggml == GgmlType::Q8_0 ? "q8_0" : "q4_0") +
+                 " parameter (a module imported with --weight-type=" +
+                 (ggml == GgmlType::Q8_0 ? "q8_0" : "q4_0") + "), not to " +
+                 elementTypeName(type));
   if (ggml != GgmlType::F32 && ggml != GgmlType::F16 && ggml != GgmlType::BF16)
     return error(described + ": type " + ggmlTypeName(entry->type) +
-                 " is not supported (F32, F16 and BF16 are; Q8_0 and Q4_0 "
-                 "are recognised)");
+                 " is not supported (F32, F16, BF16, Q8_0 and Q4_0 are)");
   if (!isFloatType(type))
     return error(described + " cannot be bound to an argument of " +
                  elementTypeName(type));

@@ -6,13 +6,19 @@
 // RUN: rm -f %t.out && %exit-status 1 transformer-translate --import-hf-config %t.json -o %t.out 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not test -e %t.out
 // MISSING: Error: {{.*}}.json: config key 'n_head': missing
-// An unknown --weight-type, and the block-quantized types not yet built.
+// An unknown --weight-type; block-quantized weights whose rows are not
+// whole blocks of 32 (bf16 is fine with any width).
 // RUN: rm -f %t.out && %exit-status 1 transformer-translate --import-hf-config %t.ok.json --weight-type=int3 -o %t.out 2>&1 | FileCheck %s --check-prefix=WTYPE
 // RUN: not test -e %t.out
 // WTYPE: Error: --weight-type=int3: unknown weight type (expected f32, bf16, f16, q8_0 or q4_0)
-// RUN: %exit-status 1 transformer-translate --import-hf-config %t.ok.json --weight-type=q4_0 -o %t.out 2>&1 | FileCheck %s --check-prefix=QUANT
+// RUN: echo '{"model_type": "gpt2", "n_layer": 2, "n_head": 4, "n_embd": 72, "vocab_size": 10, "n_positions": 8}' > %t.odd.json
+// RUN: rm -f %t.out && %exit-status 1 transformer-translate --import-hf-config %t.odd.json --weight-type=q4_0 -o %t.out 2>&1 | FileCheck %s --check-prefix=QUANT
 // RUN: not test -e %t.out
-// QUANT: Error: {{.*}}.json: --weight-type=q4_0: block-quantized weights are not supported yet (f32, bf16 and f16 are)
+// QUANT: Error: {{.*}}.json: --weight-type=q4_0: weight 'wte.weight' has rows of n_embd = 72, not a multiple of the block size 32
+// RUN: echo '{"model_type": "gpt2", "n_layer": 2, "n_head": 4, "n_embd": 64, "n_inner": 200, "vocab_size": 10, "n_positions": 8}' > %t.inner.json
+// RUN: %exit-status 1 transformer-translate --import-hf-config %t.inner.json --weight-type=q8_0 2>&1 | FileCheck %s --check-prefix=INNER
+// INNER: Error: {{.*}}.json: --weight-type=q8_0: weight 'h.0.mlp.c_proj.weight' has rows of n_inner = 200, not a multiple of the block size 32
+// RUN: transformer-translate --import-hf-config %t.odd.json --weight-type=bf16 -o %t.bf16.mlir
 // RUN: echo '{"model_type": "llama", "n_layer": 2}' > %t.json
 // RUN: %exit-status 1 transformer-translate --import-hf-config %t.json 2>&1 | FileCheck %s --check-prefix=TYPE
 // TYPE: Error: {{.*}}.json: config key 'model_type': unsupported model type 'llama' (supported: "gpt2")

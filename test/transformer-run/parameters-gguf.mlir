@@ -21,10 +21,10 @@
 
 // RUN: %python %test_lib/gguf_cases.py %t.q8.gguf q8_0
 // RUN: %exit-status 1 transformer-run %s -e main --parameters=%t.q8.gguf --input=2x3xf32=1 2>&1 | FileCheck %s --check-prefix=Q8
-// Q8: Error: parameter 'h.0.w': GGUF tensor 'h.0.w' (Q8_0, [2, 32]) is block-quantized; this build binds only F32, F16 and BF16 tensors (argument 1 of @main)
+// Q8: Error: parameter 'h.0.w': GGUF tensor 'h.0.w' (Q8_0, [2, 32]) is block-quantized: it binds only to a q8_0 parameter (a module imported with --weight-type=q8_0), not to f32 (argument 1 of @main)
 // RUN: %python %test_lib/gguf_cases.py %t.q6.gguf q6_k
 // RUN: %exit-status 1 transformer-run %s -e main --parameters=%t.q6.gguf --input=2x3xf32=1 2>&1 | FileCheck %s --check-prefix=Q6
-// Q6: Error: parameter 'h.0.w': GGUF tensor 'h.0.w' (Q6_K, [3, 4]): type Q6_K is not supported (F32, F16 and BF16 are; Q8_0 and Q4_0 are recognised) (argument 1 of @main)
+// Q6: Error: parameter 'h.0.w': GGUF tensor 'h.0.w' (Q6_K, [3, 4]): type Q6_K is not supported (F32, F16, BF16, Q8_0 and Q4_0 are) (argument 1 of @main)
 // RUN: %python %test_lib/gguf_cases.py %t.odd.gguf q8_0-odd-row
 // RUN: %exit-status 1 transformer-run %s -e main --parameters=%t.odd.gguf --input=2x3xf32=1 2>&1 | FileCheck %s --check-prefix=ODD
 // ODD: Error: {{.*}}odd.gguf: tensor 'h.0.w' (Q8_0): rows of 20 elements are not whole blocks of 32

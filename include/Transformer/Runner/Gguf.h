@@ -83,7 +83,11 @@ public:
 
   /// Q8_0 and Q4_0 tensors bind their blocks as they are (no copy), when
   /// the format and orientation are the argument's; F32, F16 and BF16
-  /// tensors are quantized (WeightFile's default).
+  /// tensors are quantized (WeightFile's default). llama.cpp stores every
+  /// matrix with its rows along the reduction dimension: under a mapped name
+  /// (GPT-2's Conv1D weights) that is the transpose of the module's layout,
+  /// which `transposed` must then say; under its own name, the rows are the
+  /// argument's.
   llvm::Expected<HostTensor> getBlockTensor(llvm::StringRef name,
                                             QuantFormat format,
                                             llvm::ArrayRef<int64_t> shape,

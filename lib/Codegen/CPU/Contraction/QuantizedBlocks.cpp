@@ -108,10 +108,10 @@ Value transformer::buildDequantizeKernel(OpBuilder &b, Location loc,
       fb, loc, AffineMap::get(1, 0, t * kRowsPerTask), task);
   Value count = affine::AffineMinOp::create(
       fb, loc,
-      AffineMap::get(1, 1,
-                     {getAffineConstantExpr(kRowsPerTask, ctx),
-                      s0 - t * kRowsPerTask},
-                     ctx),
+      AffineMap::get(
+          1, 1,
+          {getAffineConstantExpr(kRowsPerTask, ctx), s0 - t * kRowsPerTask},
+          ctx),
       ValueRange{task, rows});
   Value columns = tensor::DimOp::create(fb, loc, init, 1);
   SmallVector<OpFoldResult> offsets = {first, fb.getIndexAttr(0)};
@@ -126,19 +126,17 @@ Value transformer::buildDequantizeKernel(OpBuilder &b, Location loc,
         auto perBlock = scf::ForOp::create(
             rb, loc, c0, blockCount, c1, rowArgs,
             [&](OpBuilder &kb, Location, Value block, ValueRange blockArgs) {
-              Value scale =
-                  vector::BroadcastOp::create(kb, loc, f32Type,
-                                              readBlockScale(kb, loc,
-                                                             weight.blocks,
-                                                             row, block));
+              Value scale = vector::BroadcastOp::create(
+                  kb, loc, f32Type,
+                  readBlockScale(kb, loc, weight.blocks, row, block));
               SmallVector<Value> values = readBlockValues(
                   kb, loc, weight.blocks, weight.format, row, block, lanes);
               Value written = blockArgs[0];
               Value start = arith::MulIOp::create(
                   kb, loc, block, index(kb, loc, kQuantBlockSize));
               for (auto [i, value] : llvm::enumerate(values)) {
-                Value column = arith::AddIOp::create(
-                    kb, loc, start, index(kb, loc, i * lanes));
+                Value column = arith::AddIOp::create(kb, loc, start,
+                                                     index(kb, loc, i * lanes));
                 Value scaled = arith::MulFOp::create(kb, loc, value, scale);
                 written = vector::TransferWriteOp::create(
                               kb, loc, scaled, written, ValueRange{r, column},
