@@ -9,10 +9,9 @@ module (@prefill); peak resident memory of generation against the weights
 file. Medians of a few calls; PyTorch and llama.cpp at 1 and 2 threads, the
 best counted. With --weight-types, one table per weight format (the module
 imported with --weight-type, its weights file and llama.cpp's GGUF in that
-format); PyTorch runs in f32 throughout. The block formats q8_0 and q4_0
-(llama.cpp's Q8_0 and Q4_0) keep our weights file in f32: transformer-run
-quantizes the module's quantized parameters when it binds them, with ggml's
-reference rounding, the same blocks as the GGUF's.
+format); PyTorch runs in f32 throughout. For the block formats q8_0 and
+q4_0 (llama.cpp's Q8_0 and Q4_0) our weights file is llama.cpp's GGUF
+itself: transformer-run binds its blocks as they are.
 
 Usage: bench/gpt2.py [--workdir DIR] [--reps N] [--flags "-O3"] [--quick]
                      [--weight-types f32,bf16,f16,q8_0,q4_0]
@@ -107,16 +106,13 @@ WEIGHT_TYPES = ("f32", "bf16", "f16") + block_quant.FORMATS
 def write_weights(path, weights, weight_type):
     """The safetensors file of `weights` with the 2-D weights but the
     position embedding stored as `weight_type`, the module's type for them:
-    transformer-run then binds every tensor without converting it. The block
-    formats (q8_0, q4_0) keep f32 (Conv1D's [in, out] too): transformer-run
-    quantizes those weights when it binds them."""
+    transformer-run then binds every tensor without converting it."""
     if os.path.exists(path):
         return
     io = gpt2_reference.safetensors_io
     tensors = {}
     for name, value in weights.items():
-        if (value.ndim != 2 or name == "wpe.weight" or weight_type == "f32"
-                or weight_type in block_quant.FORMATS):
+        if value.ndim != 2 or name == "wpe.weight" or weight_type == "f32":
             tensors[name] = value
         elif weight_type == "f16":
             tensors[name] = value.astype(np.float16)
@@ -125,32 +121,24 @@ def write_weights(path, weights, weight_type):
     io.write(path, tensors)
 
 
-def held_mib(weights, weight_type):
-    """The MiB of `weights` held as the module holds them: the 2-D weights
-    but the position embedding in `weight_type`, the rest f32."""
-    total = 0
-    for name, value in weights.items():
-        if value.ndim != 2 or name == "wpe.weight" or weight_type == "f32":
-            total += value.size * 4
-        elif weight_type in block_quant.FORMATS:
-            shape = value.T.shape if gpt2_reference.is_conv1d(name) else value.shape
-            total += block_quant.nbytes(shape, weight_type)
-        else:
-            total += value.size * 2
-    return total / 2**20
-
-
 def bench_format(args, cfg, weight_type, lengths, torch_rows):
     """Our rows for the module imported with --weight-type=`weight_type`:
     (name, ms) in the order of `torch_rows`, compile ms, peak RSS MiB and
     the weights file's MiB."""
     args.mlir = os.path.join(args.workdir, "gpt2-%s.mlir" % weight_type)
-    # The block formats bind the f32 file (write_weights writes the same).
-    args.weights = os.path.join(args.workdir, "gpt2-%s.safetensors" % (
-        "f32" if weight_type in block_quant.FORMATS else weight_type))
     subprocess.check_call([os.path.join(BIN, "transformer-translate"), "--import-hf-config",
                            CONFIG, "--weight-type=" + weight_type, "-o", args.mlir])
-    write_weights(args.weights, gpt2_reference.random_weights(cfg), weight_type)
+    if weight_type in block_quant.FORMATS:
+        # The block formats bind llama.cpp's own GGUF file: its blocks as
+        # they are, with no conversion (a safetensors file would be
+        # quantized at every start).
+        args.weights = os.path.join(args.workdir, "gpt2-%s.gguf" % weight_type)
+        if not os.path.exists(args.weights):
+            gguf_writer.write_gpt2(args.weights, cfg, gpt2_reference.random_weights(cfg),
+                                   weight_type)
+    else:
+        args.weights = os.path.join(args.workdir, "gpt2-%s.safetensors" % weight_type)
+        write_weights(args.weights, gpt2_reference.random_weights(cfg), weight_type)
     times = {}
     for n in lengths:
         path = os.path.join(args.workdir, "p%d.npy" % n)
@@ -242,14 +230,8 @@ def main():
             ", llama.cpp %s %.1f" % (weight_type, 128e3 / llama["generate 128 after 32 (ms)"])
             if llama else ""))
         print("compile @prefill: %.0f ms" % compile_ms)
-        if weight_type in block_quant.FORMATS:
-            # The file is f32; the module holds the quantized blocks.
-            print("peak RSS of generate: %.0f MiB (weights file %.0f MiB f32, + %.0f MiB; "
-                  "%.0f MiB as %s)\n" % (rss, size, rss - size, held_mib(weights, weight_type),
-                                         weight_type))
-        else:
-            print("peak RSS of generate: %.0f MiB (weights file %.0f MiB, + %.0f MiB)\n" % (
-                rss, size, rss - size))
+        print("peak RSS of generate: %.0f MiB (weights file %.0f MiB, + %.0f MiB)\n" % (
+            rss, size, rss - size))
     if "f32" in results and len(results) > 1:
         step = [i for i, (name, _) in enumerate(torch_rows) if name.startswith("decode")][-1]
         for weight_type, ms in results.items():

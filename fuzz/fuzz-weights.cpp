@@ -2,7 +2,9 @@
 //
 // The first byte picks the reader: .safetensors or GGUF, parsed from memory;
 // every tensor of a file that opens is then bound as f32 and as bf16 with
-// the file's own shape (conversions, transposes by name mapping included).
+// the file's own shape (conversions, transposes by name mapping included),
+// and each 2-D one as q8_0 and q4_0 blocks (quantized at binding, or bound
+// as they are).
 // Errors are fine; crashes, sanitizer reports and leaks are bugs.
 //
 //===----------------------------------------------------------------------===//
@@ -27,6 +29,26 @@ template <typename File> void bindAll(File &file, ElementType type) {
       llvm::consumeError(tensor.takeError());
   }
 }
+
+/// Binds every 2-D tensor [rows, K] of `file` as blocks [rows, K/32, bytes]
+/// of both formats, as stored and transposed.
+template <typename File> void bindAllBlocks(File &file) {
+  for (const auto &entry : file.getEntries()) {
+    if (entry.shape.size() != 2)
+      continue;
+    for (QuantFormat format : {QuantFormat::Q8_0, QuantFormat::Q4_0})
+      for (bool transposed : {false, true}) {
+        int64_t rows = entry.shape[transposed ? 1 : 0];
+        int64_t width = entry.shape[transposed ? 0 : 1];
+        llvm::Expected<HostTensor> tensor = file.getBlockTensor(
+            entry.name, format,
+            {rows, width / kQuantBlockWeights, quantBlockBytes(format)},
+            transposed);
+        if (!tensor)
+          llvm::consumeError(tensor.takeError());
+      }
+  }
+}
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -45,6 +67,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     bindAll(**file, ElementType::F32);
     bindAll(**file, ElementType::BF16);
+    bindAllBlocks(**file);
     // The GPT-2 names, which map to transposed GGUF tensors.
     for (const char *name : {"wte.weight", "h.0.attn.c_attn.weight"}) {
       llvm::Expected<HostTensor> tensor =
@@ -61,5 +84,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   bindAll(**file, ElementType::F32);
   bindAll(**file, ElementType::F16);
+  bindAllBlocks(**file);
   return 0;
 }

@@ -342,6 +342,9 @@ void dequantizeBeforeContraction(RewriterBase &rewriter, linalg::LinalgOp op,
       type.getElementType());
   Value copy = buildDequantizeKernel(rewriter, loc, quantized, init,
                                      CPUTarget::forOp(op).f32Lanes());
+  // A kernel of its own, shared by the layers (outline-kernels).
+  if (Operation *kernel = copy.getDefiningOp())
+    kernel->setAttr(kKernelRootAttrName, rewriter.getUnitAttr());
   rewriter.modifyOpInPlace(op, [&] { op->setOperand(1, copy); });
 }
 
