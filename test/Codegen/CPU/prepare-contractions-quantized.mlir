@@ -56,20 +56,22 @@ func.func @decode_q4_0(%x: tensor<1x128xf32>, %q: tensor<64x4x18xi8>) -> tensor<
 
 // A dynamic number of rows: the choice is made at run time. Few rows read
 // the blocks; many rows (prefill) expand B with vector code into an f32 copy
-// inside their own branch, then take the tiled path (transposed copy, tagged
-// contraction). Nothing runs before the branch.
+// inside their own branch, transposed in registers (16 x 16 tiles of
+// shuffles) into the k x n layout of the f32 weights' tiled path: the
+// contraction needs no transposed copy. Nothing runs before the branch.
 // CHECK-LABEL: func.func @dynamic_rows
 // CHECK-NOT:     linalg.generic
 // CHECK:         scf.if
 // CHECK:           vector.transfer_read %arg1{{.*}} : tensor<64x4x34xi8>, vector<16xi8>
 // CHECK:         } else {
-// CHECK:           %[[EMPTY:.*]] = tensor.empty() : tensor<64x128xf32>
-// CHECK:           %[[F32:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[EMPTY]]) -> (tensor<64x128xf32>)
+// CHECK:           %[[EMPTY:.*]] = tensor.empty() : tensor<128x64xf32>
+// CHECK:           %[[F32:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[EMPTY]]) -> (tensor<128x64xf32>)
 // CHECK:             vector.transfer_read %arg1{{.*}} : tensor<64x4x34xi8>, vector<16xi8>
 // CHECK:             arith.mulf %{{.*}}, %{{.*}} : vector<16xf32>
-// CHECK:             vector.transfer_write %{{.*}} : vector<16xf32>, tensor<64x128xf32>
-// CHECK:           linalg.transpose ins(%[[F32]] : tensor<64x128xf32>)
-// CHECK:           linalg.contract {{.*}}{transformer.contraction = "mnk"}
+// CHECK:             vector.shuffle {{.*}} [0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30] : vector<16xf32>, vector<16xf32>
+// CHECK:             vector.transfer_write %{{.*}} : vector<16xf32>, tensor<128x64xf32>
+// CHECK-NOT:       linalg.transpose
+// CHECK:           linalg.contract {{.*}}{transformer.contraction = "mnk"} ins(%arg0, %[[F32]] : tensor<?x128xf32>, tensor<128x64xf32>)
 func.func @dynamic_rows(%x: tensor<?x128xf32>, %q: tensor<64x4x34xi8>) -> tensor<?x64xf32> {
   %w = transformer.dequantize q8_0 %q : tensor<64x4x34xi8> -> tensor<64x128xf32>
   %y = transformer.matmul %x, %w {transpose_b} : tensor<?x128xf32>, tensor<64x128xf32> -> tensor<?x64xf32>

@@ -327,25 +327,46 @@ splitOnRowCount(RewriterBase &rewriter, linalg::LinalgOp op, int64_t maxRows,
   return tiled;
 }
 
-/// Gives `op`, whose B is the dequantized weight `quantized`, its own f32
-/// copy of B made by vector code (buildDequantizeKernel) right before it:
-/// inside the many-rows branch of splitOnRowCount, so that the few-rows
-/// kernel, which reads the blocks, never pays for it.
-void dequantizeBeforeContraction(RewriterBase &rewriter, linalg::LinalgOp op,
-                                 const DequantizedWeight &quantized) {
-  Location loc = op.getLoc();
+/// Replaces `op`, whose B is the dequantized weight `quantized` indexed
+/// (n, k), by the same contraction of an f32 copy of B indexed (k, n), made
+/// by vector code (buildTransposedDequantizeKernel) right before it: inside
+/// the many-rows branch of splitOnRowCount, so that the few-rows kernel,
+/// which reads the blocks, never pays for it. B then has the layout of the
+/// f32 weights' tiled path (GPT-2's Conv1D [in, out]): no transposed copy.
+/// Returns the new contraction, or `op` when B is not indexed (n, k).
+linalg::LinalgOp
+dequantizeBeforeContraction(RewriterBase &rewriter, linalg::LinalgOp op,
+                            const DequantizedWeight &quantized) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineMap bMap = maps[1];
+  unsigned numLoops = op.getNumLoops();
+  MLIRContext *ctx = op.getContext();
+  AffineExpr n = getAffineDimExpr(numLoops - 2, ctx);
+  AffineExpr k = getAffineDimExpr(numLoops - 1, ctx);
   Value weight = op.getDpsInputs()[1];
+  auto type = dyn_cast<RankedTensorType>(weight.getType());
+  if (!type || type.getRank() != 2 || bMap.getNumResults() != 2 ||
+      bMap.getResult(0) != n || bMap.getResult(1) != k)
+    return op;
+  Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
-  auto type = cast<RankedTensorType>(weight.getType());
-  Value init = tensor::EmptyOp::create(
-      rewriter, loc, tensor::getMixedSizes(rewriter, loc, weight),
-      type.getElementType());
-  Value copy = buildDequantizeKernel(rewriter, loc, quantized, init,
-                                     CPUTarget::forOp(op).f32Lanes());
+  SmallVector<OpFoldResult> sizes =
+      tensor::getMixedSizes(rewriter, loc, weight);
+  std::swap(sizes[0], sizes[1]);
+  Value init =
+      tensor::EmptyOp::create(rewriter, loc, sizes, type.getElementType());
+  Value copy = buildTransposedDequantizeKernel(rewriter, loc, quantized, init,
+                                               CPUTarget::forOp(op).f32Lanes());
   // A kernel of its own, shared by the layers (outline-kernels).
   if (Operation *kernel = copy.getDefiningOp())
     kernel->setAttr(kKernelRootAttrName, rewriter.getUnitAttr());
-  rewriter.modifyOpInPlace(op, [&] { op->setOperand(1, copy); });
+  maps[1] = AffineMap::get(numLoops, 0, {k, n}, ctx);
+  SmallVector<Value> inputs = {op.getDpsInputs()[0], copy};
+  auto contract = linalg::ContractOp::create(
+      rewriter, loc, op->getResultTypes(), inputs, op.getDpsInits(),
+      rewriter.getAffineMapArrayAttr(maps));
+  rewriter.replaceOp(op, contract->getResults());
+  return contract;
 }
 
 /// Removes the lowered transformer.dequantize ops that the kernels replaced:
@@ -443,7 +464,7 @@ struct PrepareContractionsPass
           op = splitOnRowCount(rewriter, op, maxRows, fewRows);
       }
       if (quantized)
-        dequantizeBeforeContraction(rewriter, op, *quantized);
+        op = dequantizeBeforeContraction(rewriter, op, *quantized);
       // The vectorizer makes vector.contract (which lowers to FMAs) only from
       // named contractions; a generic gives mulf + addf. B indexed (n, k) is
       // read through a transposed copy (see transposeRhs).

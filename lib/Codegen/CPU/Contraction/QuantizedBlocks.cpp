@@ -87,14 +87,44 @@ SmallVector<Value> transformer::readBlockValues(OpBuilder &b, Location loc,
   return values;
 }
 
-Value transformer::buildDequantizeKernel(OpBuilder &b, Location loc,
-                                         const DequantizedWeight &weight,
-                                         Value init, int64_t lanes) {
+namespace {
+/// Transposes the square matrix whose rows are `rows` (`n` vectors of `n`
+/// elements, n a power of two) in registers: log2(n) rounds, each swapping
+/// the off-diagonal h x h blocks of every 2h x 2h block with one shuffle per
+/// row.
+void transposeRows(OpBuilder &b, Location loc, SmallVector<Value> &rows) {
+  int64_t n = rows.size();
+  for (int64_t h = 1; h < n; h *= 2)
+    for (int64_t i = 0; i < n; ++i) {
+      if (i & h)
+        continue;
+      int64_t j = i + h;
+      SmallVector<int64_t> first, second;
+      for (int64_t t = 0; t < n; ++t) {
+        first.push_back((t & h) ? n + t - h : t);
+        second.push_back((t & h) ? n + t : t + h);
+      }
+      Value upper = vector::ShuffleOp::create(b, loc, rows[i], rows[j], first);
+      Value lower = vector::ShuffleOp::create(b, loc, rows[i], rows[j], second);
+      rows[i] = upper;
+      rows[j] = lower;
+    }
+}
+} // namespace
+
+Value transformer::buildTransposedDequantizeKernel(
+    OpBuilder &b, Location loc, const DequantizedWeight &weight, Value init,
+    int64_t lanes) {
   MLIRContext *ctx = b.getContext();
   Value c0 = index(b, loc, 0), c1 = index(b, loc, 1);
-  Value rows = tensor::DimOp::create(b, loc, init, 0);
+  Value rows = tensor::DimOp::create(b, loc, init, 1);
   Value blockCount = tensor::DimOp::create(b, loc, weight.blocks, 1);
   auto f32Type = VectorType::get({lanes}, b.getF32Type());
+  // Whole groups of `lanes` rows when the row count says so; otherwise the
+  // last group's stores are masked (and its reads clamped to the last row).
+  int64_t staticRows = cast<ShapedType>(init.getType()).getDimSize(1);
+  bool wholeGroups =
+      !ShapedType::isDynamic(staticRows) && staticRows % lanes == 0;
   AffineExpr s0 = getAffineSymbolExpr(0, ctx);
   Value tasks = affine::AffineApplyOp::create(
       b, loc, AffineMap::get(0, 1, s0.ceilDiv(kRowsPerTask)), ValueRange{rows});
@@ -113,42 +143,60 @@ Value transformer::buildDequantizeKernel(OpBuilder &b, Location loc,
           {getAffineConstantExpr(kRowsPerTask, ctx), s0 - t * kRowsPerTask},
           ctx),
       ValueRange{task, rows});
-  Value columns = tensor::DimOp::create(fb, loc, init, 1);
-  SmallVector<OpFoldResult> offsets = {first, fb.getIndexAttr(0)};
-  SmallVector<OpFoldResult> sizes = {count, columns};
+  Value depth = tensor::DimOp::create(fb, loc, init, 0);
+  SmallVector<OpFoldResult> offsets = {fb.getIndexAttr(0), first};
+  SmallVector<OpFoldResult> sizes = {depth, count};
   SmallVector<OpFoldResult> strides = {fb.getIndexAttr(1), fb.getIndexAttr(1)};
   Value slice =
       tensor::ExtractSliceOp::create(fb, loc, out, offsets, sizes, strides);
-  auto perRow = scf::ForOp::create(
-      fb, loc, c0, count, c1, ValueRange{slice},
-      [&](OpBuilder &rb, Location, Value r, ValueRange rowArgs) {
-        Value row = arith::AddIOp::create(rb, loc, first, r);
+  Value lastRow = arith::SubIOp::create(fb, loc, rows, c1);
+  auto groups = scf::ForOp::create(
+      fb, loc, c0, count, index(fb, loc, lanes), ValueRange{slice},
+      [&](OpBuilder &gb, Location, Value group, ValueRange groupArgs) {
+        Value firstRow = arith::AddIOp::create(gb, loc, first, group);
         auto perBlock = scf::ForOp::create(
-            rb, loc, c0, blockCount, c1, rowArgs,
+            gb, loc, c0, blockCount, c1, groupArgs,
             [&](OpBuilder &kb, Location, Value block, ValueRange blockArgs) {
-              Value scale = vector::BroadcastOp::create(
-                  kb, loc, f32Type,
-                  readBlockScale(kb, loc, weight.blocks, row, block));
-              SmallVector<Value> values = readBlockValues(
-                  kb, loc, weight.blocks, weight.format, row, block, lanes);
-              Value written = blockArgs[0];
+              // values[r][j]: elements j*lanes.. of the block of row r.
+              SmallVector<SmallVector<Value>> values;
+              for (int64_t r = 0; r < lanes; ++r) {
+                Value row =
+                    arith::AddIOp::create(kb, loc, firstRow, index(kb, loc, r));
+                if (!wholeGroups)
+                  row = arith::MinUIOp::create(kb, loc, row, lastRow);
+                Value scale = vector::BroadcastOp::create(
+                    kb, loc, f32Type,
+                    readBlockScale(kb, loc, weight.blocks, row, block));
+                SmallVector<Value> scaled;
+                for (Value v :
+                     readBlockValues(kb, loc, weight.blocks, weight.format, row,
+                                     block, lanes))
+                  scaled.push_back(arith::MulFOp::create(kb, loc, v, scale));
+                values.push_back(scaled);
+              }
               Value start = arith::MulIOp::create(
                   kb, loc, block, index(kb, loc, kQuantBlockSize));
-              for (auto [i, value] : llvm::enumerate(values)) {
-                Value column = arith::AddIOp::create(kb, loc, start,
-                                                     index(kb, loc, i * lanes));
-                Value scaled = arith::MulFOp::create(kb, loc, value, scale);
-                written = vector::TransferWriteOp::create(
-                              kb, loc, scaled, written, ValueRange{r, column},
-                              ArrayRef<bool>{true})
-                              .getResult();
+              Value written = blockArgs[0];
+              for (int64_t j = 0; j < kQuantBlockSize / lanes; ++j) {
+                SmallVector<Value> tile;
+                for (int64_t r = 0; r < lanes; ++r)
+                  tile.push_back(values[r][j]);
+                transposeRows(kb, loc, tile);
+                for (int64_t c = 0; c < lanes; ++c) {
+                  Value k = arith::AddIOp::create(
+                      kb, loc, start, index(kb, loc, j * lanes + c));
+                  written = vector::TransferWriteOp::create(
+                                kb, loc, tile[c], written, ValueRange{k, group},
+                                ArrayRef<bool>{wholeGroups})
+                                .getResult();
+                }
               }
               scf::YieldOp::create(kb, loc, written);
             });
-        scf::YieldOp::create(rb, loc, perBlock.getResults());
+        scf::YieldOp::create(gb, loc, perBlock.getResults());
       });
   fb.setInsertionPointToStart(forall.getTerminator().getBody());
-  tensor::ParallelInsertSliceOp::create(fb, loc, perRow.getResult(0), out,
+  tensor::ParallelInsertSliceOp::create(fb, loc, groups.getResult(0), out,
                                         offsets, sizes, strides);
   return forall.getResult(0);
 }

@@ -27,13 +27,16 @@ SmallVector<Value> readBlockValues(OpBuilder &b, Location loc, Value blocks,
                                    BlockFormat format, Value row, Value block,
                                    int64_t lanes);
 
-/// The f32 weights [N, K] of `weight` written into `init` by vector code:
-/// blocks of rows over the threads, each block's values widened and scaled
-/// in registers. The many-rows contractions read this (prefill); the few-rows
-/// kernels read the blocks themselves.
-Value buildDequantizeKernel(OpBuilder &b, Location loc,
-                            const DequantizedWeight &weight, Value init,
-                            int64_t lanes);
+/// The f32 weights of `weight` ([N, K]) transposed, [K, N], written into
+/// `init` by vector code: groups of rows over the threads; per group of
+/// `lanes` rows and block of 32, the values widened and scaled in registers,
+/// then transposed there (`lanes` x `lanes` tiles, vector.shuffle) and
+/// stored as rows of k. The many-rows contractions read this (prefill) as
+/// an f32 B indexed (k, n), the layout of the f32 weights' tiled path; the
+/// few-rows kernels read the blocks themselves.
+Value buildTransposedDequantizeKernel(OpBuilder &b, Location loc,
+                                      const DequantizedWeight &weight,
+                                      Value init, int64_t lanes);
 
 } // namespace mlir::transformer
 
