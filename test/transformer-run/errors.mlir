@@ -69,7 +69,7 @@
 
 // Unsupported types at the function boundary.
 // RUN: %exit-status 1 transformer-run %t/f64.mlir --input=2xf32=1 2>&1 | FileCheck %s --check-prefix=F64 --match-full-lines --implicit-check-not={{.}}
-// F64: Error: @main: unsupported type tensor<2xf64> at the function boundary (only ranked tensors and scalars of f32, f16, bf16, i32, i64, index)
+// F64: Error: @main: unsupported type tensor<2xf64> at the function boundary (only ranked tensors and scalars of f32, f16, bf16, i8, i32, i64, index)
 
 //--- main.mlir
 func.func @main(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
