@@ -74,10 +74,10 @@ def weight_seeds(out):
     weights = {"token_embd.weight": rng.standard_normal((4, 32)).astype(np.float32),
                "blk.0.attn_qkv.weight": rng.standard_normal((96, 32)).astype(np.float32)}
     with tempfile.TemporaryDirectory() as tmp:
-        for kind in ("f32", "bf16"):
+        for kind in ("f32", "bf16", "q8_0", "q4_0"):
             path = os.path.join(tmp, kind + ".gguf")
             gguf_writer.write(path, {"general.architecture": (gguf_writer.STRING, "gpt2")},
-                              weights, {"blk.0.attn_qkv.weight": kind})
+                              weights, {name: kind for name in weights})
             with open(path, "rb") as f:
                 write(out, b"\x01" + f.read())
 
