@@ -35,18 +35,27 @@ void storeScale(uint8_t *block, float scale) {
   block[1] = static_cast<uint8_t>(bits >> 8);
 }
 
-/// quantize_row_q8_0_ref: d = max |x| / 127, q = round(x / d) (half away
-/// from zero).
+/// ggml's `(int8_t)v` as x86 computes it (cvttss2si, then the low byte):
+/// a NaN, an infinity or a value outside int32 gives 0 (0x80000000's low
+/// byte), where a plain cast would be undefined. Only blocks of non-finite
+/// or vanishing (below ~1e-36) weights take those paths.
+int8_t toInt8(float v) {
+  if (!(v > -2147483648.0f && v < 2147483648.0f))
+    return 0;
+  return static_cast<int8_t>(static_cast<int32_t>(v));
+}
+
+/// quantize_row_q8_0_ref: d = max |x| / 127 (ggml's MAX, which a NaN
+/// wins), q = round(x / d) (half away from zero).
 void quantizeBlockQ8_0(const float *x, uint8_t *block) {
   float amax = 0.0f;
   for (int64_t j = 0; j < kQuantBlockWeights; ++j)
-    amax = std::max(amax, std::fabs(x[j]));
+    amax = amax > std::fabs(x[j]) ? amax : std::fabs(x[j]);
   float d = amax / 127.0f;
   float id = d != 0.0f ? 1.0f / d : 0.0f;
   storeScale(block, d);
   for (int64_t j = 0; j < kQuantBlockWeights; ++j)
-    block[2 + j] =
-        static_cast<uint8_t>(static_cast<int8_t>(std::roundf(x[j] * id)));
+    block[2 + j] = static_cast<uint8_t>(toInt8(std::roundf(x[j] * id)));
 }
 
 /// quantize_row_q4_0_ref: d = m / -8 for the value m of largest magnitude;
@@ -65,8 +74,7 @@ void quantizeBlockQ4_0(const float *x, uint8_t *block) {
   constexpr int64_t half = kQuantBlockWeights / 2;
   for (int64_t j = 0; j < half; ++j) {
     auto level = [&](float v) {
-      return static_cast<uint8_t>(
-          std::min<int>(15, static_cast<int8_t>(v * id + 8.5f)));
+      return static_cast<uint8_t>(std::min<int>(15, toInt8(v * id + 8.5f)));
     };
     block[2 + j] =
         static_cast<uint8_t>(level(x[j]) | (level(x[half + j]) << 4));

@@ -30,10 +30,6 @@ enum ValueType : uint32_t {
 
 /// ggml's limit on a tensor's dimensions.
 constexpr uint32_t kMaxDims = 4;
-/// Elements per block of Q8_0 and Q4_0, and their bytes per block (an f16
-/// scale, then 32 int8 values or 16 bytes of two 4-bit values each).
-constexpr int64_t kBlock = 32;
-constexpr uint64_t kQ8_0BlockBytes = 34, kQ4_0BlockBytes = 18;
 
 /// Reads little-endian values from the file's bytes, failing (instead of
 /// reading past the end) when they are not all there.
@@ -163,14 +159,15 @@ std::optional<uint64_t> tensorBytes(uint32_t type, uint64_t count,
     return count * 2;
   case GgmlType::Q8_0:
   case GgmlType::Q4_0:
-    if (rowLength % kBlock != 0) {
+    if (rowLength % kQuantBlockWeights != 0) {
       error = "rows of " + std::to_string(rowLength) +
               " elements are not whole blocks of 32";
       return 0;
     }
-    return count / kBlock *
-           (static_cast<GgmlType>(type) == GgmlType::Q8_0 ? kQ8_0BlockBytes
-                                                          : kQ4_0BlockBytes);
+    return count / kQuantBlockWeights *
+           quantBlockBytes(static_cast<GgmlType>(type) == GgmlType::Q8_0
+                               ? QuantFormat::Q8_0
+                               : QuantFormat::Q4_0);
   }
   return std::nullopt;
 }
@@ -395,6 +392,8 @@ GgufFile::find(llvm::StringRef name) {
 llvm::Expected<HostTensor>
 GgufFile::getBlockTensor(llvm::StringRef name, QuantFormat format,
                          llvm::ArrayRef<int64_t> shape, bool transposed) {
+  if (llvm::Error error = checkBlockShape(name, format, shape))
+    return std::move(error);
   llvm::Expected<std::pair<const Entry *, bool>> found = find(name);
   if (!found)
     return found.takeError();
@@ -446,12 +445,15 @@ llvm::Expected<HostTensor> GgufFile::getTensor(llvm::StringRef name,
                           ggmlTypeName(entry->type) + ", " +
                           shapeString(entry->shape) + ")";
   auto ggml = static_cast<GgmlType>(entry->type);
-  if (ggml == GgmlType::Q8_0 || ggml == GgmlType::Q4_0)
+  if (ggml == GgmlType::Q8_0 || ggml == GgmlType::Q4_0) {
+    QuantFormat fileFormat =
+        ggml == GgmlType::Q8_0 ? QuantFormat::Q8_0 : QuantFormat::Q4_0;
     return error(described + " is block-quantized: it binds only to a " +
-                 (ggml == GgmlType::Q8_0 ? "q8_0" : "q4_0") +
+                 quantFormatName(fileFormat) +
                  " parameter (a module imported with --weight-type=" +
-                 (ggml == GgmlType::Q8_0 ? "q8_0" : "q4_0") + "), not to " +
+                 quantFormatName(fileFormat) + "), not to " +
                  elementTypeName(type));
+  }
   if (ggml != GgmlType::F32 && ggml != GgmlType::F16 && ggml != GgmlType::BF16)
     return error(described + ": type " + ggmlTypeName(entry->type) +
                  " is not supported (F32, F16, BF16, Q8_0 and Q4_0 are)");

@@ -210,6 +210,7 @@ SafetensorsFile::getTensor(llvm::StringRef name, ElementType type,
   bool exact = (type == ElementType::F32 && dtype == "F32") ||
                (type == ElementType::F16 && dtype == "F16") ||
                (type == ElementType::BF16 && dtype == "BF16") ||
+               (type == ElementType::I8 && dtype == "I8") ||
                (type == ElementType::I32 && dtype == "I32") ||
                ((type == ElementType::I64 || type == ElementType::Index) &&
                 dtype == "I64");
@@ -224,6 +225,7 @@ SafetensorsFile::getTensor(llvm::StringRef name, ElementType type,
     return error("dtype " + dtype + " cannot be bound to an argument of " +
                  elementTypeName(type) + " (accepted: " +
                  (isFloatType(type)          ? "F32, F16, BF16"
+                  : type == ElementType::I8  ? "I8"
                   : type == ElementType::I32 ? "I32"
                                              : "I64") +
                  ")");

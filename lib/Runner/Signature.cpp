@@ -167,7 +167,12 @@ runner::getEntrySignature(ModuleOp module, llvm::StringRef entry) {
             " attribute that is not \"q8_0\" or \"q4_0\" on a tensor of "
             "rank 3 of i8");
       arg.blockFormat = formatName.getValue().str();
-      arg.transposed = func.getArgAttr(i, kTransposedAttrName) != nullptr;
+      Attribute transposed = func.getArgAttr(i, kTransposedAttrName);
+      if (transposed && !isa<UnitAttr>(transposed))
+        return llvm::createStringError(
+            "@" + entry + ": argument " + llvm::Twine(i) + " has a " +
+            kTransposedAttrName + " attribute that is not a unit attribute");
+      arg.transposed = transposed != nullptr;
     }
   }
   return sig;

@@ -43,7 +43,7 @@ llvm::Error parseTypeSpec(StringRef text, llvm::SmallVectorImpl<int64_t> &shape,
   if (!found)
     return llvm::createStringError(
         "bad type '%s' (expected SHAPExTYPE such as 2x3xf32, with TYPE one "
-        "of f32, f16, bf16, i32, i64, index)",
+        "of f32, f16, bf16, i8, i32, i64, index)",
         text.str().c_str());
   isScalar = false;
   llvm::SmallVector<StringRef> parts;

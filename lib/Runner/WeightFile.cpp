@@ -8,16 +8,17 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cstring>
+#include <limits>
 
 using namespace mlir::transformer;
 using namespace mlir::transformer::runner;
 
 WeightFile::~WeightFile() = default;
 
-/// Checks that `shape` is [rows, blocks, block bytes of `format`], static.
-static llvm::Error checkBlockShape(llvm::StringRef name, QuantFormat format,
-                                   llvm::ArrayRef<int64_t> shape) {
+llvm::Error runner::checkBlockShape(llvm::StringRef name, QuantFormat format,
+                                    llvm::ArrayRef<int64_t> shape) {
   if (shape.size() == 3 && shape[0] >= 0 && shape[1] >= 0 &&
+      shape[1] <= std::numeric_limits<int64_t>::max() / kQuantBlockWeights &&
       shape[2] == quantBlockBytes(format))
     return llvm::Error::success();
   return llvm::createStringError(

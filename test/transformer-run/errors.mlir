@@ -32,7 +32,7 @@
 // COUNT: Error: input 0: '2x3xf32' needs 6 values (or one to fill it), got 3
 
 // RUN: %exit-status 1 transformer-run %t/main.mlir --input="2x3xf64=1" --input=3xf32=1 2>&1 | FileCheck %s --check-prefix=DTYPE --match-full-lines --implicit-check-not={{.}}
-// DTYPE: Error: input 0: bad type '2x3xf64' (expected SHAPExTYPE such as 2x3xf32, with TYPE one of f32, f16, bf16, i32, i64, index)
+// DTYPE: Error: input 0: bad type '2x3xf64' (expected SHAPExTYPE such as 2x3xf32, with TYPE one of f32, f16, bf16, i8, i32, i64, index)
 
 // RUN: %exit-status 1 transformer-run %t/main.mlir --input="100000x100000x100xf32=0" --input=3xf32=1 2>&1 | FileCheck %s --check-prefix=HUGE --match-full-lines --implicit-check-not={{.}}
 // HUGE: Error: input 0: '100000x100000x100xf32': tensor of 100000x100000x100 elements is larger than the 1024 MiB limit

@@ -45,6 +45,8 @@
 // ATTR: Error: @bad_format: argument 0 has a transformer.block_format attribute that is not "q8_0" or "q4_0" on a tensor of rank 3 of i8
 // RUN: %exit-status 1 transformer-run %s -e bad_type --parameters=%t/f32.safetensors 2>&1 | FileCheck %s --check-prefix=ATTR-TYPE
 // ATTR-TYPE: Error: @bad_type: argument 0 has a transformer.block_format attribute that is not "q8_0" or "q4_0" on a tensor of rank 3 of i8
+// RUN: %exit-status 1 transformer-run %s -e bad_transposed --parameters=%t/f32.safetensors 2>&1 | FileCheck %s --check-prefix=ATTR-T
+// ATTR-T: Error: @bad_transposed: argument 0 has a transformer.transposed attribute that is not a unit attribute
 // A quantized tensor cannot be bound to a float argument.
 // RUN: %exit-status 1 transformer-run %s -e floats --parameters=%t/q8_0.gguf 2>&1 | FileCheck %s --check-prefix=FLOAT
 // FLOAT: Error: parameter 'plain': GGUF tensor 'plain' (Q8_0, [40, 64]) is block-quantized: it binds only to a q8_0 parameter (a module imported with --weight-type=q8_0), not to f32 (argument 0 of @floats)
@@ -79,6 +81,10 @@ func.func @bad_format(%plain: tensor<40x2x34xi8> {transformer.parameter = "plain
 
 func.func @bad_type(%plain: tensor<40x64xf32> {transformer.parameter = "plain", transformer.block_format = "q8_0"}) -> tensor<40x64xf32> {
   return %plain : tensor<40x64xf32>
+}
+
+func.func @bad_transposed(%conv: tensor<96x2x34xi8> {transformer.parameter = "conv", transformer.block_format = "q8_0", transformer.transposed = false}) -> tensor<96x2x34xi8> {
+  return %conv : tensor<96x2x34xi8>
 }
 
 func.func @floats(%plain: tensor<40x64xf32> {transformer.parameter = "plain"}) -> tensor<40x64xf32> {

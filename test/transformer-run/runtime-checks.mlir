@@ -15,6 +15,15 @@
 // EMBED-LOW: Error: run-time check failed: transformer.embedding: a token id is outside [0, V) of the table (min id = -1, max id = 1, V = 4)
 // RUN: %exit-status 1 transformer-run %s -e embedding64 --input="2xi64=9000000000 0" --input=4x2xf32=1 2>&1 | FileCheck %s --check-prefix=EMBED-I64 --match-full-lines --implicit-check-not={{.}}
 // EMBED-I64: Error: run-time check failed: transformer.embedding: a token id is outside [0, V) of the table (min id = 0, max id = 9000000000, V = 4)
+// Blocks of dynamic size for a static dequantized result: checked before
+// any block is read, at -O0 and in the optimised kernels.
+// RUN: %exit-status 1 transformer-run %s -O0 -e dequantize --input=3x2x34xi8=0 --input=1x64xf32=1 2>&1 | FileCheck %s --check-prefix=DEQUANT-ROWS --match-full-lines --implicit-check-not={{.}}
+// RUN: %exit-status 1 transformer-run %s -O3 -e dequantize --input=3x2x34xi8=0 --input=1x64xf32=1 2>&1 | FileCheck %s --check-prefix=DEQUANT-ROWS --match-full-lines --implicit-check-not={{.}}
+// DEQUANT-ROWS: Error: run-time check failed: transformer.dequantize: the blocks do not make the declared result's dimension 0 (from the blocks = 3, declared = 4)
+// RUN: %exit-status 1 transformer-run %s -O3 -e dequantize --input=4x1x34xi8=0 --input=1x64xf32=1 2>&1 | FileCheck %s --check-prefix=DEQUANT-BLOCKS --match-full-lines --implicit-check-not={{.}}
+// DEQUANT-BLOCKS: Error: run-time check failed: transformer.dequantize: the blocks do not make the declared result's dimension 1 (from the blocks = 32, declared = 64)
+// RUN: transformer-run %s -O3 -e dequantize --input=4x2x34xi8=0 --input=1x64xf32=1 | FileCheck %s --check-prefix=DEQUANT-OK
+// DEQUANT-OK: result[0]: 1x4xf32={{\[\[}}0 0 0 0]]
 // In range: every id picks its own row of a table with distinct rows.
 // RUN: transformer-run %s -e embedding --input="3xi32=0 3 1" --input="4x2xf32=0 1 2 3 4 5 6 7" | FileCheck %s --check-prefix=EMBED-OK
 // EMBED-OK: result[0]: 3x2xf32={{\[\[}}0 1][6 7][2 3]]
@@ -77,4 +86,10 @@ func.func @rope(%x: tensor<?x?xf32>, %pos: index) -> tensor<?x?xf32> {
 func.func @attention(%q: tensor<?x?xf32>, %k: tensor<?x?xf32>, %v: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = transformer.attention %q, %k, %v : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32> -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
+}
+
+func.func @dequantize(%q: tensor<?x?x34xi8>, %x: tensor<1x64xf32>) -> tensor<1x4xf32> {
+  %w = transformer.dequantize q8_0 %q : tensor<?x?x34xi8> -> tensor<4x64xf32>
+  %0 = transformer.matmul %x, %w {transpose_b} : tensor<1x64xf32>, tensor<4x64xf32> -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
 }

@@ -40,6 +40,11 @@ public:
   virtual llvm::StringRef getPath() const = 0;
 };
 
+/// Checks that `shape` is [rows, blocks, block bytes of `format`], static,
+/// for the block-quantized parameter `name`.
+llvm::Error checkBlockShape(llvm::StringRef name, QuantFormat format,
+                            llvm::ArrayRef<int64_t> shape);
+
 /// Opens `path` as a GGUF file when it starts with the GGUF magic, as a
 /// .safetensors file otherwise.
 llvm::Expected<std::shared_ptr<WeightFile>>

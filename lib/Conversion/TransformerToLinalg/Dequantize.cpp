@@ -31,7 +31,13 @@ transformer::getDequantizedWeight(Value value) {
     blocks = extract.getTensor();
     return WalkResult::interrupt();
   });
-  if (!blocks)
+  // What the kernels assume of the blocks (the verifier's rules).
+  auto type =
+      dyn_cast_or_null<RankedTensorType>(blocks ? blocks.getType() : Type());
+  auto result = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !result || !type.getElementType().isInteger(8) ||
+      type.getRank() != result.getRank() + 1 ||
+      type.getShape().back() != getBlockBytes(*format))
     return std::nullopt;
   return DequantizedWeight{blocks, *format};
 }
@@ -114,6 +120,16 @@ struct DequantizeLowering : OpConversionPattern<DequantizeOp> {
     candidates.push_back(rewriter.createOrFold<arith::MulIOp>(
         loc, toIndexValue(rewriter, loc, blockCount),
         arith::ConstantIndexOp::create(rewriter, loc, kQuantBlockSize)));
+    // A static result dimension over a dynamic input one is checked at run
+    // time: the kernels read the blocks by the result's sizes.
+    for (int64_t i = 0; i < rank; ++i)
+      if (!resultType.isDynamicDim(i))
+        assertEqualSizes(rewriter, loc, candidates[i],
+                         rewriter.getIndexAttr(resultType.getDimSize(i)),
+                         "transformer.dequantize: the blocks do not make the "
+                         "declared result's dimension " +
+                             Twine(i),
+                         "from the blocks", "declared");
     SmallVector<OpFoldResult> sizes =
         sizesOfType(rewriter, loc, resultType, candidates);
     BlockFormat format = op.getFormat();

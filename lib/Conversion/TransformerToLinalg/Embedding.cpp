@@ -56,6 +56,8 @@ struct EmbeddingLowering : OpConversionPattern<EmbeddingOp> {
     // A dequantized table: the rows gathered are expanded from their blocks,
     // with no f32 copy of the table.
     auto dequantize = op.getTable().getDefiningOp<DequantizeOp>();
+    if (dequantize && !isa<RankedTensorType>(dequantize.getInput().getType()))
+      dequantize = nullptr;
     auto idsType = cast<RankedTensorType>(ids.getType());
     auto intType = cast<IntegerType>(idsType.getElementType());
     int64_t rank = idsType.getRank();

@@ -18,6 +18,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::transformer;
@@ -375,7 +376,7 @@ int64_t transformer::getBlockBytes(BlockFormat format) {
   case BlockFormat::q4_0:
     return 2 + kQuantBlockSize / 2;
   }
-  return 0;
+  llvm_unreachable("a BlockFormat without a block size");
 }
 
 FailureOr<TensorType> DequantizeOp::inferResultType(bool emitErrors) {
@@ -397,12 +398,17 @@ FailureOr<TensorType> DequantizeOp::inferResultType(bool emitErrors) {
   if (!input)
     return check.unknown();
   ArrayRef<int64_t> shape = input.getShape();
-  if (!ShapedType::isDynamic(shape.back()) && shape.back() != blockBytes)
+  // The block size is the format's: a dynamic one would let a wrong input
+  // be read past its rows.
+  if (shape.back() != blockBytes)
     return check.fail("the last dimension of the input " + quoted(input) +
                       " must be " + Twine(blockBytes) + ", the bytes of a " +
-                      format + " block, got " + Twine(shape.back()));
+                      format + " block, got " + dimStr(shape.back()));
   SmallVector<int64_t> result(shape.drop_back(2));
   int64_t blocks = shape[shape.size() - 2];
+  if (!ShapedType::isDynamic(blocks) &&
+      blocks > std::numeric_limits<int64_t>::max() / kQuantBlockSize)
+    return check.fail("the input " + quoted(input) + " has too many blocks");
   result.push_back(ShapedType::isDynamic(blocks) ? ShapedType::kDynamic
                                                  : blocks * kQuantBlockSize);
   return check.ranked(result);

@@ -561,3 +561,12 @@ func.func @dequantize_format(%q: tensor<6x2x34xi8>) {
   %0 = transformer.dequantize q5_0 %q : tensor<6x2x34xi8> -> tensor<6x64xf32>
   return
 }
+
+// -----
+
+func.func @dequantize_dynamic_block(%q: tensor<6x2x?xi8>) {
+  // expected-error@+1 {{'transformer.dequantize' op the last dimension of the input 'tensor<6x2x?xi8>' must be 34, the bytes of a q8_0 block, got ?}}
+  %0 = transformer.dequantize q8_0 %q : tensor<6x2x?xi8> -> tensor<6x64xf32>
+  return
+}
+

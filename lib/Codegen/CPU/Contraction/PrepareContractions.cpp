@@ -327,66 +327,6 @@ splitOnRowCount(RewriterBase &rewriter, linalg::LinalgOp op, int64_t maxRows,
   return tiled;
 }
 
-/// Replaces `op`, whose B is the dequantized weight `quantized` indexed
-/// (n, k), by the same contraction of an f32 copy of B indexed (k, n), made
-/// by vector code (buildTransposedDequantizeKernel) right before it: inside
-/// the many-rows branch of splitOnRowCount, so that the few-rows kernel,
-/// which reads the blocks, never pays for it. B then has the layout of the
-/// f32 weights' tiled path (GPT-2's Conv1D [in, out]): no transposed copy.
-/// Returns the new contraction, or `op` when B is not indexed (n, k).
-linalg::LinalgOp
-dequantizeBeforeContraction(RewriterBase &rewriter, linalg::LinalgOp op,
-                            const DequantizedWeight &quantized) {
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  AffineMap bMap = maps[1];
-  unsigned numLoops = op.getNumLoops();
-  MLIRContext *ctx = op.getContext();
-  AffineExpr n = getAffineDimExpr(numLoops - 2, ctx);
-  AffineExpr k = getAffineDimExpr(numLoops - 1, ctx);
-  Value weight = op.getDpsInputs()[1];
-  auto type = dyn_cast<RankedTensorType>(weight.getType());
-  if (!type || type.getRank() != 2 || bMap.getNumResults() != 2 ||
-      bMap.getResult(0) != n || bMap.getResult(1) != k)
-    return op;
-  Location loc = op.getLoc();
-  rewriter.setInsertionPoint(op);
-  SmallVector<OpFoldResult> sizes =
-      tensor::getMixedSizes(rewriter, loc, weight);
-  std::swap(sizes[0], sizes[1]);
-  Value init =
-      tensor::EmptyOp::create(rewriter, loc, sizes, type.getElementType());
-  Value copy = buildTransposedDequantizeKernel(rewriter, loc, quantized, init,
-                                               CPUTarget::forOp(op).f32Lanes());
-  // A kernel of its own, shared by the layers (outline-kernels).
-  if (Operation *kernel = copy.getDefiningOp())
-    kernel->setAttr(kKernelRootAttrName, rewriter.getUnitAttr());
-  maps[1] = AffineMap::get(numLoops, 0, {k, n}, ctx);
-  SmallVector<Value> inputs = {op.getDpsInputs()[0], copy};
-  auto contract = linalg::ContractOp::create(
-      rewriter, loc, op->getResultTypes(), inputs, op.getDpsInits(),
-      rewriter.getAffineMapArrayAttr(maps));
-  rewriter.replaceOp(op, contract->getResults());
-  return contract;
-}
-
-/// Removes the lowered transformer.dequantize ops that the kernels replaced:
-/// the sizes still read from them are those of their (empty) init.
-void eraseDeadDequantizations(RewriterBase &rewriter, Operation *root) {
-  SmallVector<linalg::GenericOp> generics;
-  root->walk([&](linalg::GenericOp generic) {
-    if (generic->hasAttr(kDequantizeAttrName))
-      generics.push_back(generic);
-  });
-  for (linalg::GenericOp generic : generics) {
-    for (OpOperand &use : llvm::make_early_inc_range(generic->getUses()))
-      if (auto dim = dyn_cast<tensor::DimOp>(use.getOwner()))
-        rewriter.modifyOpInPlace(dim,
-                                 [&] { use.set(generic.getDpsInits()[0]); });
-    if (generic->use_empty())
-      rewriter.eraseOp(generic);
-  }
-}
-
 struct PrepareContractionsPass
     : public transformer::impl::TransformerCPUPrepareContractionsPassBase<
           PrepareContractionsPass> {

@@ -2,8 +2,12 @@
 
 #include "QuantizedBlocks.h"
 
+#include "Transformer/Codegen/CPU/Target/CPUTarget.h"
+#include "Transformer/Codegen/Common/Passes.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -12,7 +16,8 @@ using namespace mlir;
 using namespace mlir::transformer;
 
 namespace {
-/// Rows of the weight per task of the threads in buildDequantizeKernel.
+/// Rows of the weight per task of the threads in
+/// buildTransposedDequantizeKernel.
 constexpr int64_t kRowsPerTask = 64;
 
 Value index(OpBuilder &b, Location loc, int64_t value) {
@@ -199,4 +204,57 @@ Value transformer::buildTransposedDequantizeKernel(
   tensor::ParallelInsertSliceOp::create(fb, loc, groups.getResult(0), out,
                                         offsets, sizes, strides);
   return forall.getResult(0);
+}
+
+linalg::LinalgOp
+transformer::dequantizeBeforeContraction(RewriterBase &rewriter,
+                                         linalg::LinalgOp op,
+                                         const DequantizedWeight &quantized) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineMap bMap = maps[1];
+  unsigned numLoops = op.getNumLoops();
+  MLIRContext *ctx = op.getContext();
+  AffineExpr n = getAffineDimExpr(numLoops - 2, ctx);
+  AffineExpr k = getAffineDimExpr(numLoops - 1, ctx);
+  Value weight = op.getDpsInputs()[1];
+  auto type = dyn_cast<RankedTensorType>(weight.getType());
+  if (!type || type.getRank() != 2 || bMap.getNumResults() != 2 ||
+      bMap.getResult(0) != n || bMap.getResult(1) != k)
+    return op;
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<OpFoldResult> sizes =
+      tensor::getMixedSizes(rewriter, loc, weight);
+  std::swap(sizes[0], sizes[1]);
+  Value init =
+      tensor::EmptyOp::create(rewriter, loc, sizes, type.getElementType());
+  Value copy = buildTransposedDequantizeKernel(rewriter, loc, quantized, init,
+                                               CPUTarget::forOp(op).f32Lanes());
+  // A kernel of its own, shared by the layers (outline-kernels).
+  if (Operation *kernel = copy.getDefiningOp())
+    kernel->setAttr(kKernelRootAttrName, rewriter.getUnitAttr());
+  maps[1] = AffineMap::get(numLoops, 0, {k, n}, ctx);
+  SmallVector<Value> inputs = {op.getDpsInputs()[0], copy};
+  auto contract = linalg::ContractOp::create(
+      rewriter, loc, op->getResultTypes(), inputs, op.getDpsInits(),
+      rewriter.getAffineMapArrayAttr(maps));
+  rewriter.replaceOp(op, contract->getResults());
+  return contract;
+}
+
+void transformer::eraseDeadDequantizations(RewriterBase &rewriter,
+                                           Operation *root) {
+  SmallVector<linalg::GenericOp> generics;
+  root->walk([&](linalg::GenericOp generic) {
+    if (generic->hasAttr(kDequantizeAttrName))
+      generics.push_back(generic);
+  });
+  for (linalg::GenericOp generic : generics) {
+    for (OpOperand &use : llvm::make_early_inc_range(generic->getUses()))
+      if (auto dim = dyn_cast<tensor::DimOp>(use.getOwner()))
+        rewriter.modifyOpInPlace(dim,
+                                 [&] { use.set(generic.getDpsInits()[0]); });
+    if (generic->use_empty())
+      rewriter.eraseOp(generic);
+  }
 }

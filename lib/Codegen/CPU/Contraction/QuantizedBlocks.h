@@ -12,7 +12,9 @@
 
 #include "Transformer/Conversion/TransformerToLinalg/Dequantize.h"
 
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 
 namespace mlir::transformer {
 
@@ -37,6 +39,21 @@ SmallVector<Value> readBlockValues(OpBuilder &b, Location loc, Value blocks,
 Value buildTransposedDequantizeKernel(OpBuilder &b, Location loc,
                                       const DequantizedWeight &weight,
                                       Value init, int64_t lanes);
+
+/// Replaces `op`, whose B is the dequantized weight `quantized` indexed
+/// (n, k), by the same contraction of an f32 copy of B indexed (k, n), made
+/// by vector code (buildTransposedDequantizeKernel) right before it: inside
+/// the many-rows branch of splitOnRowCount, so that the few-rows kernel,
+/// which reads the blocks, never pays for it. B then has the layout of the
+/// f32 weights' tiled path (GPT-2's Conv1D [in, out]): no transposed copy.
+/// Returns the new contraction, or `op` when B is not indexed (n, k).
+linalg::LinalgOp
+dequantizeBeforeContraction(RewriterBase &rewriter, linalg::LinalgOp op,
+                            const DequantizedWeight &quantized);
+
+/// Removes the lowered transformer.dequantize ops that the kernels replaced:
+/// the sizes still read from them are those of their (empty) init.
+void eraseDeadDequantizations(RewriterBase &rewriter, Operation *root);
 
 } // namespace mlir::transformer
 
