@@ -145,8 +145,9 @@ Value transformer::buildDotKernel(OpBuilder &b, linalg::LinalgOp op,
   auto dotProducts = [&](OpBuilder &nb, Value row, Value column,
                          int64_t count) -> SmallVector<Value> {
     SmallVector<Value> init(count, zeros);
+    scf::ForOp loop;
     if (quantized) {
-      auto loop = scf::ForOp::create(
+      loop = scf::ForOp::create(
           nb, loc, index(nb, 0), index(nb, depth / kQuantBlockSize),
           index(nb, 1), init,
           [&](OpBuilder &lb, Location, Value block, ValueRange sums) {
@@ -176,25 +177,21 @@ Value transformer::buildDotKernel(OpBuilder &b, linalg::LinalgOp op,
             }
             scf::YieldOp::create(lb, loc, next);
           });
-      SmallVector<Value> totals;
-      for (Value sum : loop.getResults())
-        totals.push_back(vector::ReductionOp::create(
-            nb, loc, vector::CombiningKind::ADD, sum));
-      return totals;
+    } else {
+      loop = scf::ForOp::create(
+          nb, loc, index(nb, 0), index(nb, depth), index(nb, lanes), init,
+          [&](OpBuilder &lb, Location, Value k, ValueRange sums) {
+            Value a = vector::TransferReadOp::create(
+                lb, loc, lanesType, lhs, ValueRange{row, k}, padding, inBounds);
+            SmallVector<Value> next;
+            for (int64_t i = 0; i < count; ++i) {
+              Value n = arith::AddIOp::create(lb, loc, column, index(lb, i));
+              Value bRow = readAsF32(lb, loc, lanesType, rhs, ValueRange{n, k});
+              next.push_back(vector::FMAOp::create(lb, loc, a, bRow, sums[i]));
+            }
+            scf::YieldOp::create(lb, loc, next);
+          });
     }
-    auto loop = scf::ForOp::create(
-        nb, loc, index(nb, 0), index(nb, depth), index(nb, lanes), init,
-        [&](OpBuilder &lb, Location, Value k, ValueRange sums) {
-          Value a = vector::TransferReadOp::create(
-              lb, loc, lanesType, lhs, ValueRange{row, k}, padding, inBounds);
-          SmallVector<Value> next;
-          for (int64_t i = 0; i < count; ++i) {
-            Value n = arith::AddIOp::create(lb, loc, column, index(lb, i));
-            Value bRow = readAsF32(lb, loc, lanesType, rhs, ValueRange{n, k});
-            next.push_back(vector::FMAOp::create(lb, loc, a, bRow, sums[i]));
-          }
-          scf::YieldOp::create(lb, loc, next);
-        });
     SmallVector<Value> totals;
     for (Value sum : loop.getResults())
       totals.push_back(vector::ReductionOp::create(
