@@ -80,8 +80,16 @@ def causal_mask(sq, sk, window=None):
     return np.where(seen, 0.0, -np.inf)
 
 
+def repeat_kv(x, heads):
+    """Key/value heads (dim -3) repeated to `heads` query heads: query head
+    h reads head h // (heads // Hkv), as Hugging Face's repeat_kv."""
+    return np.repeat(x, heads // x.shape[-3], axis=-3)
+
+
 def attention(q, k, v, scale=None, causal=False, mask=None, window=None):
     q, k, v = f64(q), f64(k), f64(v)
+    if q.ndim >= 3 and k.shape[-3] != q.shape[-3]:
+        k, v = repeat_kv(k, q.shape[-3]), repeat_kv(v, q.shape[-3])
     if scale is None:
         scale = 1.0 / math.sqrt(q.shape[-1])
     s = q @ np.swapaxes(k, -1, -2) * scale
@@ -93,18 +101,39 @@ def attention(q, k, v, scale=None, causal=False, mask=None, window=None):
     return masked_softmax(s, total) @ v
 
 
-def rope(x, offset=0, base=10000.0):
+def rope(x, offset=0, base=10000.0, freqs=None, rotate_half=False):
+    """Pairs (2j, 2j+1), or (j, j + D/2) with rotate_half, rotated by
+    position * theta_j; theta_j = base^(-2j/D), or freqs[j]. The angle is
+    the product of the float32 position and frequency, as the op computes
+    it, so that large positions keep f32 accuracy in the comparison."""
     x = f64(x)
     s, d = x.shape[-2], x.shape[-1]
     pos = np.arange(offset, offset + s, dtype=np.float64)[:, None]
-    theta = base ** (-np.arange(0, d, 2, dtype=np.float64) / d)
+    if freqs is None:
+        theta = base ** (-np.arange(0, d, 2, dtype=np.float64) / d)
+    else:
+        theta = f64(np.asarray(freqs, np.float32))
     angle = pos * theta[None, :]
     cos, sin = np.cos(angle), np.sin(angle)
+    if rotate_half:
+        first, second = x[..., : d // 2], x[..., d // 2:]
+        return np.concatenate([first * cos - second * sin,
+                               second * cos + first * sin], axis=-1)
     even, odd = x[..., 0::2], x[..., 1::2]
     out = np.empty_like(x)
     out[..., 0::2] = even * cos - odd * sin
     out[..., 1::2] = even * sin + odd * cos
     return out
+
+
+def rms_norm(x, gamma, eps=1e-6):
+    x = f64(x)
+    return x / np.sqrt((x * x).mean(axis=-1, keepdims=True) + eps) * f64(gamma)
+
+
+def silu(x):
+    x = f64(x)
+    return x / (1.0 + np.exp(-x))
 
 
 def embedding(ids, table):

@@ -4,7 +4,7 @@
 // remainder vectorized at its static size), rows of 1, dynamic shapes (the
 // remainder stays scalar), masks with -inf and fully masked rows, and
 // broadcasting operands. exp, tanh and erf are polynomials here. softmax and
-// layer_norm run as fused row chains (transformer-cpu-fuse-row-chains): tiles
+// layer_norm and rms_norm run as fused row chains (transformer-cpu-fuse-row-chains): tiles
 // of rows of a static shape, on the calling thread or over the threads from
 // 64K elements; a user's division by a row sum is a multiplication by its
 // reciprocal.
@@ -23,7 +23,10 @@
 // CHECK: PASS @masked_causal: result[0] 2x37x37
 // CHECK: PASS @masked_fully_masked: result[0] 4x70
 // CHECK: PASS @relu_scale_dynamic: result[0] 5x131
+// CHECK: PASS @rms_norm: result[0] 96x896
+// CHECK: PASS @rms_norm_dynamic: result[0] 9x37
 // CHECK: PASS @row_sum_normalize: result[0] 6x4x33
+// CHECK: PASS @silu_gate: result[0] 6x4864
 // CHECK: PASS @softmax: result[0] 8x768
 // CHECK: PASS @softmax_batched_dynamic: result[0] 2x3x45x70
 // CHECK: PASS @softmax_dynamic: result[0] 11x101
@@ -186,4 +189,34 @@ func.func @row_sum_normalize(%x: tensor<6x4x33xf32>) -> tensor<6x4x33xf32> {
     linalg.yield %v : f32
   } -> tensor<6x4x33xf32>
   return %r : tensor<6x4x33xf32>
+}
+
+// Rows of Qwen2.5-0.5B's width, over the threads (86K elements).
+// PY: def case_rms_norm(rng):
+// PY:     x = (2 * rng.standard_normal((96, 896))).astype(np.float32)
+// PY:     g = (1 + 0.1 * rng.standard_normal(896)).astype(np.float32)
+// PY:     return [x, g], [ref.rms_norm(x, g, 1e-6)]
+func.func @rms_norm(%x: tensor<96x896xf32>, %g: tensor<896xf32>) -> tensor<96x896xf32> {
+  %0 = transformer.rms_norm %x, %g : tensor<96x896xf32>, tensor<896xf32> -> tensor<96x896xf32>
+  return %0 : tensor<96x896xf32>
+}
+
+// PY: def case_rms_norm_dynamic(rng):
+// PY:     x = rng.standard_normal((9, 37)).astype(np.float32)
+// PY:     g = rng.standard_normal(37).astype(np.float32)
+// PY:     return [x, g], [ref.rms_norm(x, g, 1e-5)]
+func.func @rms_norm_dynamic(%x: tensor<?x?xf32>, %g: tensor<?xf32>) -> tensor<?x?xf32> {
+  %0 = transformer.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// The gated MLP's element-wise step, silu(gate) * up, at Qwen2.5-0.5B's
+// intermediate width.
+// PY: def case_silu_gate(rng):
+// PY:     g, u = (3 * rng.standard_normal((2, 6, 4864))).astype(np.float32)
+// PY:     return [g, u], [ref.silu(g) * ref.f64(u)]
+func.func @silu_gate(%g: tensor<6x4864xf32>, %u: tensor<6x4864xf32>) -> tensor<6x4864xf32> {
+  %a = transformer.silu %g : tensor<6x4864xf32> -> tensor<6x4864xf32>
+  %0 = transformer.mul %a, %u : tensor<6x4864xf32>, tensor<6x4864xf32> -> tensor<6x4864xf32>
+  return %0 : tensor<6x4864xf32>
 }

@@ -33,6 +33,15 @@
 
 // RUN: %exit-status 1 transformer-run %s -e attention --input=2x4xf32=1 --input=3x4xf32=1 --input=2x4xf32=1 2>&1 | FileCheck %s --check-prefix=ATTN --match-full-lines --implicit-check-not={{.}}
 // ATTN: Error: run-time check failed: transformer.attention: the sequence lengths of key and value differ (key Sk = 3, value Sk = 2)
+// Grouped-query attention with heads known only at run time, -O0 and the
+// flash kernels; rope's frequency table of the wrong size.
+// RUN: %exit-status 1 transformer-run %s -O0 -e attention_heads --input=1x6x2x4xf32=1 --input=1x4x2x4xf32=1 --input=1x4x2x4xf32=1 2>&1 | FileCheck %s --check-prefix=ATTN-HEADS --match-full-lines --implicit-check-not={{.}}
+// RUN: %exit-status 1 transformer-run %s -O2 -e attention_heads --input=1x6x2x4xf32=1 --input=1x4x2x4xf32=1 --input=1x4x2x4xf32=1 2>&1 | FileCheck %s --check-prefix=ATTN-HEADS --match-full-lines --implicit-check-not={{.}}
+// ATTN-HEADS: Error: run-time check failed: transformer.attention: the query heads are not a multiple of the key and value heads (query heads = 6, key heads = 4)
+// RUN: %exit-status 1 transformer-run %s -O2 -e attention_heads --input=1x4x2x4xf32=1 --input=1x2x2x4xf32=1 --input=1x1x2x4xf32=1 2>&1 | FileCheck %s --check-prefix=ATTN-KV --match-full-lines --implicit-check-not={{.}}
+// ATTN-KV: Error: run-time check failed: transformer.attention: the heads of key and value differ (key = 2, value = 1)
+// RUN: %exit-status 1 transformer-run %s -e rope_freqs --input=2x8xf32=1 --input=8xf32=1 2>&1 | FileCheck %s --check-prefix=ROPE-FREQS --match-full-lines --implicit-check-not={{.}}
+// ROPE-FREQS: Error: run-time check failed: transformer.rope: freqs must have D/2 entries (freqs = 8, D/2 = 4)
 
 func.func @matmul(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = transformer.matmul %a, %b : tensor<?x?xf32>, tensor<?x?xf32> -> tensor<?x?xf32>
@@ -83,6 +92,16 @@ func.func @rope(%x: tensor<?x?xf32>, %pos: index) -> tensor<?x?xf32> {
   %0 = transformer.rope %x at %pos : tensor<?x?xf32> -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+func.func @attention_heads(%q: tensor<1x?x2x4xf32>, %k: tensor<1x?x2x4xf32>, %v: tensor<1x?x2x4xf32>) -> tensor<1x?x2x4xf32> {
+  %0 = transformer.attention %q, %k, %v : tensor<1x?x2x4xf32>, tensor<1x?x2x4xf32>, tensor<1x?x2x4xf32> -> tensor<1x?x2x4xf32>
+  return %0 : tensor<1x?x2x4xf32>
+}
+
+func.func @rope_freqs(%x: tensor<?x?xf32>, %f: tensor<?xf32>) -> tensor<?x?xf32> {
+  %0 = transformer.rope %x freqs(%f : tensor<?xf32>) {rotate_half} : tensor<?x?xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
 func.func @attention(%q: tensor<?x?xf32>, %k: tensor<?x?xf32>, %v: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = transformer.attention %q, %k, %v : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32> -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>

@@ -293,6 +293,21 @@ def Transformer_GeluOp : Transformer_Op<"gelu"> {
       "$input attr-dict `:` type($input) `->` type($result)";
 }
 
+def Transformer_SiluOp : Transformer_UnaryOp<"silu"> {
+  let summary = "sigmoid linear unit, `x * sigmoid(x)`";
+  let description = [{
+    `x / (1 + exp(-x))` element by element (PyTorch's `nn.SiLU`, the
+    activation of the gated MLPs of Llama-family models:
+    `down(silu(gate(x)) * up(x))`).
+
+    Example:
+
+    ```mlir
+    %y = transformer.silu %x : tensor<4x4864xf32> -> tensor<4x4864xf32>
+    ```
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Normalisation
 //===----------------------------------------------------------------------===//
@@ -362,6 +377,30 @@ def Transformer_LayerNormOp : Transformer_Op<"layer_norm"> {
   }];
 }
 
+def Transformer_RmsNormOp : Transformer_Op<"rms_norm"> {
+  let summary = "root-mean-square normalisation over the last dimension";
+  let description = [{
+    `x * rsqrt(mean(x^2) + epsilon) * gamma` over the last dimension `D` of
+    `x` (Llama's `RMSNorm`; no centring, no bias). `gamma` is a rank-1 tensor
+    of size `D`. `epsilon` defaults to `1.0e-06` and may not be negative.
+
+    Example:
+
+    ```mlir
+    %y = transformer.rms_norm %x, %gamma {epsilon = 1.0e-05 : f32}
+        : tensor<1x16x896xf32>, tensor<896xf32> -> tensor<1x16x896xf32>
+    ```
+  }];
+  let arguments = (ins Transformer_FloatTensor:$input,
+                       Transformer_FloatTensor:$gamma,
+                       DefaultValuedAttr<F32Attr, "1.0e-06">:$epsilon);
+  let results = (outs Transformer_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $gamma attr-dict `:` type($input) `,` type($gamma) `->`
+    type($result)
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Embeddings and positions
 //===----------------------------------------------------------------------===//
@@ -389,15 +428,25 @@ def Transformer_EmbeddingOp : Transformer_Op<"embedding"> {
   }];
 }
 
-def Transformer_RopeOp : Transformer_Op<"rope"> {
-  let summary = "rotary position embedding on interleaved pairs";
+def Transformer_RopeOp
+    : Transformer_Op<"rope", [AttrSizedOperandSegments]> {
+  let summary = "rotary position embedding";
   let description = [{
-    For `x` of shape `..xSxD` (`D` even), rotates each pair `(x[2j],
-    x[2j+1])` of the row at position `p` by the angle `p * theta_j`, with
-    `theta_j = base^(-2j/D)` (`base` defaults to `10000.0`). Positions run
-    `0 .. S-1`, or `offset .. offset+S-1` when an `index` offset is given with
-    `at` (decoding with a KV cache). A negative offset stops the program at
-    run time.
+    For `x` of shape `..xSxD` (`D` even), rotates each pair of the row at
+    position `p` by the angle `p * theta_j`, `j` in `[0, D/2)`:
+
+    - by default the interleaved pairs `(x[2j], x[2j+1])` (GPT-J, the
+      contract's original form);
+    - with the unit attribute `rotate_half`, the pairs `(x[j], x[j + D/2])`
+      (Hugging Face's `rotate_half`: Llama, Qwen2, Mistral).
+
+    `theta_j = base^(-2j/D)` (`base` defaults to `10000.0`), or, when the
+    optional operand `freqs(%f : tensor<D/2 x f32>)` is given, `theta_j =
+    f[j]`: a table of inverse frequencies that carries any frequency scaling
+    (linear, Llama 3's), computed once by whoever builds the program; `base`
+    is then unused. Positions run `0 .. S-1`, or `offset .. offset+S-1` when
+    an `index` offset is given with `at` (decoding with a KV cache). A
+    negative offset stops the program at run time.
 
     Example:
 
@@ -405,14 +454,19 @@ def Transformer_RopeOp : Transformer_Op<"rope"> {
     %y = transformer.rope %x : tensor<1x12x16x64xf32> -> tensor<1x12x16x64xf32>
     %z = transformer.rope %x at %pos {base = 500000.0 : f32}
         : tensor<1x12x1x64xf32> -> tensor<1x12x1x64xf32>
+    %w = transformer.rope %x at %pos freqs(%inv : tensor<32xf32>) {rotate_half}
+        : tensor<1x14x1x64xf32> -> tensor<1x14x1x64xf32>
     ```
   }];
   let arguments = (ins Transformer_FloatTensor:$input,
                        Optional<Index>:$offset,
-                       DefaultValuedAttr<F32Attr, "10000.0">:$base);
+                       Optional<Transformer_FloatTensor>:$freqs,
+                       DefaultValuedAttr<F32Attr, "10000.0">:$base,
+                       UnitAttr:$rotate_half);
   let results = (outs Transformer_FloatTensor:$result);
   let assemblyFormat = [{
-    $input (`at` $offset^)? attr-dict `:` type($input) `->` type($result)
+    $input (`at` $offset^)? (`freqs` `(` $freqs^ `:` type($freqs) `)`)?
+    attr-dict `:` type($input) `->` type($result)
   }];
 }
 
@@ -449,7 +503,11 @@ def Transformer_AttentionOp : Transformer_Op<"attention"> {
   let description = [{
     `softmax(q k^T * scale + mask) v` for `q: ..xSqxD`, `k: ..xSkxD`,
     `v: ..xSkxDv`, giving `..xSqxDv`. The batch dimensions of `q`, `k` and `v`
-    are equal.
+    are equal, except that with rank 4 or more the heads (the dimension
+    before the sequence) of `k` and `v` may divide those of `q`: grouped-query
+    attention, where query head `h` of `H` reads key/value head
+    `h / (H / Hkv)` of `Hkv` (Hugging Face's `repeat_kv`), without a copy of
+    the keys and values per query head.
 
     - `scale` defaults to `1/sqrt(D)`.
     - The unit attribute `causal` hides key `j` from query `i` when
@@ -473,6 +531,9 @@ def Transformer_AttentionOp : Transformer_Op<"attention"> {
     %s = transformer.attention %q, %k, %v {causal, window = 256 : i64}
         : tensor<4096x64xf32>, tensor<4096x64xf32>, tensor<4096x64xf32>
         -> tensor<4096x64xf32>
+    %g = transformer.attention %q, %k, %v {causal}
+        : tensor<1x14x16x64xf32>, tensor<1x2x16x64xf32>, tensor<1x2x16x64xf32>
+        -> tensor<1x14x16x64xf32>
     ```
   }];
   let arguments = (ins Transformer_FloatTensor:$query,

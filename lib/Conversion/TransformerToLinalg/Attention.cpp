@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <limits>
@@ -72,6 +73,49 @@ struct CreateCausalMaskLowering : OpConversionPattern<CreateCausalMaskOp> {
   }
 };
 
+/// `kv` (..xHkvxSkxD) with its heads repeated to the query's `heads`:
+/// query head h reads key/value head h / (heads / Hkv). The generic
+/// lowering's form of grouped-query attention (the flash kernels index the
+/// shared heads instead of copying them).
+Value repeatHeads(OpBuilder &b, Location loc, Value kv, OpFoldResult heads) {
+  auto type = cast<RankedTensorType>(kv.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t i = 0; i < rank; ++i)
+    sizes.push_back(dimSize(b, loc, kv, i));
+  // max(Hkv, 1): zero heads (then the query has none either) divide by 1.
+  Value kvHeads =
+      b.createOrFold<arith::MaxUIOp>(loc, toIndexValue(b, loc, sizes[rank - 3]),
+                                     arith::ConstantIndexOp::create(b, loc, 1));
+  Value group =
+      b.createOrFold<arith::DivUIOp>(loc, toIndexValue(b, loc, heads), kvHeads);
+  sizes[rank - 3] = heads;
+  return buildGeneric(
+      b, loc, emptyTensor(b, loc, sizes), {},
+      AffineMap::getMultiDimIdentityMap(rank, b.getContext()),
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [&](OpBuilder &nb, Location loc, ValueRange, Value) -> Value {
+        SmallVector<Value> indices;
+        for (int64_t i = 0; i < rank; ++i)
+          indices.push_back(linalg::IndexOp::create(nb, loc, i));
+        indices[rank - 3] =
+            arith::DivUIOp::create(nb, loc, indices[rank - 3], group);
+        return tensor::ExtractOp::create(nb, loc, kv, indices);
+      });
+}
+
+/// Whether the heads of `q` and `k` may differ (grouped-query attention):
+/// unless both are static and equal.
+bool mayGroupHeads(Value q, Value k) {
+  auto qType = cast<RankedTensorType>(q.getType());
+  auto kType = cast<RankedTensorType>(k.getType());
+  int64_t rank = qType.getRank();
+  if (rank < 4)
+    return false;
+  int64_t hq = qType.getDimSize(rank - 3), hk = kType.getDimSize(rank - 3);
+  return ShapedType::isDynamic(hq) || ShapedType::isDynamic(hk) || hq != hk;
+}
+
 struct AttentionLowering : OpConversionPattern<AttentionOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -90,6 +134,11 @@ struct AttentionLowering : OpConversionPattern<AttentionOp> {
 
     // Run-time checks of what the verifier could not see.
     assertAttentionShapes(rewriter, loc, q, k, v);
+    if (mayGroupHeads(q, k)) {
+      OpFoldResult heads = dim(q, rank - 3);
+      k = repeatHeads(rewriter, loc, k, heads);
+      v = repeatHeads(rewriter, loc, v, heads);
+    }
 
     SmallVector<OpFoldResult> batchSizes;
     for (int64_t i = 0; i < batch; ++i)

@@ -154,6 +154,19 @@ struct ReluLowering : ElementwiseLowering<ReluOp> {
   }
 };
 
+struct SiluLowering : ElementwiseLowering<SiluOp> {
+  using ElementwiseLowering::ElementwiseLowering;
+  Value compute(SiluOp, OpBuilder &b, Location loc,
+                ValueRange args) const override {
+    // x / (1 + exp(-x)): exp overflows to inf for x < -88, giving -0 as
+    // torch's silu does.
+    Value x = args[0];
+    Value exp = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+    Value denom = arith::AddFOp::create(b, loc, f32Constant(b, loc, 1.0), exp);
+    return arith::DivFOp::create(b, loc, x, denom);
+  }
+};
+
 struct GeluLowering : ElementwiseLowering<GeluOp> {
   using ElementwiseLowering::ElementwiseLowering;
   Value compute(GeluOp op, OpBuilder &b, Location loc,
@@ -190,5 +203,5 @@ void lowering::populateElementwisePatterns(RewritePatternSet &patterns) {
                BinaryLowering<SubOp, arith::SubFOp, linalg::SubOp>,
                BinaryLowering<MulOp, arith::MulFOp, linalg::MulOp>,
                BinaryLowering<DivOp, arith::DivFOp, linalg::DivOp>,
-               ScaleLowering, ReluLowering, GeluLowering>(ctx);
+               ScaleLowering, ReluLowering, GeluLowering, SiluLowering>(ctx);
 }

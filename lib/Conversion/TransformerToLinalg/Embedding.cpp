@@ -129,8 +129,9 @@ struct EmbeddingLowering : OpConversionPattern<EmbeddingOp> {
   }
 };
 
-/// Rotates pairs (x[2j], x[2j+1]) of the row at position p by p * theta_j,
-/// theta_j = base^(-2j/D).
+/// Rotates pairs (x[2j], x[2j+1]), or (x[j], x[j + D/2]) with rotate_half,
+/// of the row at position p by p * theta_j: theta_j = base^(-2j/D), or
+/// freqs[j].
 struct RopeLowering : OpConversionPattern<RopeOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -174,6 +175,14 @@ struct RopeLowering : OpConversionPattern<RopeOp> {
       offset = cZero;
     Value sizeD = toF32(rewriter, loc, sizes.back());
     Value base = arith::ConstantOp::create(rewriter, loc, op.getBaseAttr());
+    Value half = rewriter.createOrFold<arith::DivUIOp>(
+        loc, dimD, arith::ConstantIndexOp::create(rewriter, loc, 2));
+    Value freqs = adaptor.getFreqs();
+    if (freqs)
+      assertEqualSizes(rewriter, loc, dimSize(rewriter, loc, freqs, 0), half,
+                       "transformer.rope: freqs must have D/2 entries", "freqs",
+                       "D/2");
+    bool rotateHalf = op.getRotateHalf();
 
     auto toF32Value = [](OpBuilder &b, Location loc, Value index) -> Value {
       Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
@@ -189,25 +198,44 @@ struct RopeLowering : OpConversionPattern<RopeOp> {
           for (int64_t i = 0; i < rank; ++i)
             indices.push_back(linalg::IndexOp::create(b, loc, i));
           Value d = indices.back();
-          Value parity = arith::AndIOp::create(b, loc, d, cOne);
-          indices.back() = arith::XOrIOp::create(b, loc, d, cOne);
+          // The pair's index j, its other element, and whether d is the
+          // pair's first element.
+          Value j, isFirst;
+          if (rotateHalf) {
+            isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            d, half);
+            Value upper = arith::AddIOp::create(b, loc, d, half);
+            Value lower = arith::SubIOp::create(b, loc, d, half);
+            indices.back() =
+                arith::SelectOp::create(b, loc, isFirst, upper, lower);
+            j = arith::SelectOp::create(b, loc, isFirst, d, lower);
+          } else {
+            Value parity = arith::AndIOp::create(b, loc, d, cOne);
+            isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                            parity, cZero);
+            indices.back() = arith::XOrIOp::create(b, loc, d, cOne);
+            j = arith::ShRUIOp::create(b, loc, d, cOne);
+          }
           Value partner = tensor::ExtractOp::create(b, loc, x, indices);
-          // theta = base^(-(2j)/D) where 2j = d - parity.
-          Value twoJ = arith::SubIOp::create(b, loc, d, parity);
-          Value exponent = arith::NegFOp::create(
-              b, loc,
-              arith::DivFOp::create(b, loc, toF32Value(b, loc, twoJ), sizeD));
-          Value theta = math::PowFOp::create(b, loc, base, exponent);
+          Value theta;
+          if (freqs) {
+            theta = tensor::ExtractOp::create(b, loc, freqs, ValueRange{j});
+          } else {
+            // theta = base^(-(2j)/D).
+            Value twoJ = arith::AddIOp::create(b, loc, j, j);
+            Value exponent = arith::NegFOp::create(
+                b, loc,
+                arith::DivFOp::create(b, loc, toF32Value(b, loc, twoJ), sizeD));
+            theta = math::PowFOp::create(b, loc, base, exponent);
+          }
           Value pos = arith::AddIOp::create(b, loc, indices[rank - 2], offset);
           Value angle =
               arith::MulFOp::create(b, loc, toF32Value(b, loc, pos), theta);
           Value cos = math::CosOp::create(b, loc, angle);
           Value sin = math::SinOp::create(b, loc, angle);
-          // even d: x cos - partner sin; odd d: x cos + partner sin.
-          Value isEven = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                               parity, cZero);
+          // first element: x cos - partner sin; second: x cos + partner sin.
           Value signedPartner = arith::SelectOp::create(
-              b, loc, isEven, arith::NegFOp::create(b, loc, partner), partner);
+              b, loc, isFirst, arith::NegFOp::create(b, loc, partner), partner);
           return arith::AddFOp::create(
               b, loc, arith::MulFOp::create(b, loc, in[0], cos),
               arith::MulFOp::create(b, loc, signedPartner, sin));

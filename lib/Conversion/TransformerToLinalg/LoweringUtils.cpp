@@ -368,11 +368,45 @@ LogicalResult lowering::checkRankedTypes(Operation *op) {
   return success();
 }
 
+/// Checks at run time that `kvHeads` divides `queryHeads` (grouped-query
+/// attention), unless both are static (the verifier has seen them).
+static void assertHeadGroups(OpBuilder &b, Location loc,
+                             OpFoldResult queryHeads, OpFoldResult kvHeads) {
+  if (getConstantIntValue(queryHeads) && getConstantIntValue(kvHeads))
+    return;
+  Value h = toIndexValue(b, loc, queryHeads);
+  Value hkv = toIndexValue(b, loc, kvHeads);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  // A zero Hkv is fine only with zero query heads; remui by 1 keeps the
+  // remainder defined.
+  Value kvIsZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, hkv, zero);
+  Value divisor = arith::SelectOp::create(
+      b, loc, kvIsZero, arith::ConstantIndexOp::create(b, loc, 1), hkv);
+  Value remainder = arith::RemUIOp::create(b, loc, h, divisor);
+  Value divides = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::SelectOp::create(b, loc, kvIsZero, h, remainder), zero);
+  emitRuntimeCheck(b, loc, divides,
+                   "transformer.attention: the query heads are not a "
+                   "multiple of the key and value heads",
+                   {{"query heads", h}, {"key heads", hkv}});
+}
+
 void lowering::assertAttentionShapes(OpBuilder &b, Location loc, Value q,
                                      Value k, Value v) {
   int64_t rank = cast<RankedTensorType>(q.getType()).getRank();
   auto dim = [&](Value value, int64_t i) { return dimSize(b, loc, value, i); };
   for (int64_t i = 0; i + 2 < rank; ++i) {
+    if (rank >= 4 && i + 3 == rank) {
+      // The heads: grouped-query attention.
+      assertEqualSizes(b, loc, dim(k, i), dim(v, i),
+                       "transformer.attention: the heads of key and value "
+                       "differ",
+                       "key", "value");
+      assertHeadGroups(b, loc, dim(q, i), dim(k, i));
+      continue;
+    }
     assertEqualSizes(b, loc, dim(q, i), dim(k, i),
                      "transformer.attention: batch dimension " + Twine(i) +
                          " of query and key differ",

@@ -45,7 +45,8 @@ void assertEqualSizes(OpBuilder &b, Location loc, OpFoldResult lhs,
 
 /// The run-time checks of `transformer.attention`'s operand sizes that the
 /// verifier cannot see (dynamic dims): equal batch dims of query, key and
-/// value, equal head dims of query and key, equal key and value lengths.
+/// value but the heads, key and value heads that divide the query's, equal
+/// head dims of query and key, equal key and value lengths.
 /// Shared by the generic lowering and the CPU flash kernel.
 void assertAttentionShapes(OpBuilder &b, Location loc, Value q, Value k,
                            Value v);

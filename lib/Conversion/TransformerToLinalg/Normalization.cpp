@@ -1,4 +1,4 @@
-//===- Normalization.cpp - Lower softmax, masked_softmax, layer_norm ------===//
+//===- Normalization.cpp - Lower softmax, the norms ----------------------===//
 
 #include "LoweringUtils.h"
 #include "Patterns.h"
@@ -168,9 +168,66 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
     return success();
   }
 };
+/// x * rsqrt(mean(x^2) + eps) * gamma, in Hugging Face's order of
+/// operations (the normalised row, then the weight).
+struct RmsNormLowering : OpConversionPattern<RmsNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(RmsNormOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRankedTypes(op)))
+      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Value x = adaptor.getInput();
+    SmallVector<OpFoldResult> sizes = sizesLikeInput(rewriter, loc, op, x);
+    int64_t rank = sizes.size();
+    assertEqualSizes(rewriter, loc,
+                     dimSize(rewriter, loc, adaptor.getGamma(), 0),
+                     sizes.back(),
+                     "transformer.rms_norm: the size of gamma differs from "
+                     "the last dimension of the input",
+                     "gamma", "D");
+
+    Value count = toF32(rewriter, loc, sizes.back());
+    Value epsilon =
+        arith::ConstantOp::create(rewriter, loc, op.getEpsilonAttr());
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    AffineMap rows = rowMap(ctx, rank);
+    AffineMap lastDim =
+        AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx), ctx);
+    SmallVector<utils::IteratorType> parallel(rank,
+                                              utils::IteratorType::parallel);
+    SmallVector<utils::IteratorType> reduceLast(parallel);
+    reduceLast.back() = utils::IteratorType::reduction;
+
+    Value sumSq = buildGeneric(
+        rewriter, loc,
+        filledTensor(rewriter, loc, ArrayRef(sizes).drop_back(), 0.0f),
+        {{x, identity}}, rows, reduceLast,
+        [](OpBuilder &b, Location loc, ValueRange in, Value acc) -> Value {
+          Value sq = arith::MulFOp::create(b, loc, in[0], in[0]);
+          return arith::AddFOp::create(b, loc, acc, sq);
+        });
+    Value result = buildGeneric(
+        rewriter, loc, emptyTensor(rewriter, loc, sizes),
+        {{x, identity}, {sumSq, rows}, {adaptor.getGamma(), lastDim}}, identity,
+        parallel,
+        [&](OpBuilder &b, Location loc, ValueRange in, Value) -> Value {
+          Value meanSq = arith::DivFOp::create(b, loc, in[1], count);
+          Value denom = math::RsqrtOp::create(
+              b, loc, arith::AddFOp::create(b, loc, meanSq, epsilon));
+          Value normed = arith::MulFOp::create(b, loc, in[0], denom);
+          return arith::MulFOp::create(b, loc, normed, in[2]);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
 } // namespace
 
 void lowering::populateNormalizationPatterns(RewritePatternSet &patterns) {
-  patterns.add<SoftmaxLowering, MaskedSoftmaxLowering, LayerNormLowering>(
-      patterns.getContext());
+  patterns.add<SoftmaxLowering, MaskedSoftmaxLowering, LayerNormLowering,
+               RmsNormLowering>(patterns.getContext());
 }

@@ -272,6 +272,10 @@ FailureOr<TensorType> GeluOp::inferResultType(bool emitErrors) {
   return inferSameAsInput(*this, getInput(), 1, emitErrors);
 }
 
+FailureOr<TensorType> SiluOp::inferResultType(bool emitErrors) {
+  return inferSameAsInput(*this, getInput(), 1, emitErrors);
+}
+
 //===----------------------------------------------------------------------===//
 // Normalisation
 //===----------------------------------------------------------------------===//
@@ -302,22 +306,27 @@ FailureOr<TensorType> MaskedSoftmaxOp::inferResultType(bool emitErrors) {
   return check.ranked(shape);
 }
 
-FailureOr<TensorType> LayerNormOp::inferResultType(bool emitErrors) {
-  ShapeChecker check(*this, emitErrors);
-  float epsilon = getEpsilon().convertToFloat();
+/// The shape function of layer_norm and rms_norm: `epsilon` finite and
+/// non-negative, `params` (gamma, beta) rank-1 and of the input's last
+/// dimension.
+static FailureOr<TensorType>
+inferNormalization(Operation *op, Value input, float epsilon,
+                   ArrayRef<std::pair<StringRef, Value>> params,
+                   bool emitErrors) {
+  ShapeChecker check(op, emitErrors);
   if (!(epsilon >= 0.0f) || std::isinf(epsilon))
     return check.fail("epsilon must be a finite non-negative number, got " +
                       llvm::formatv("{0}", epsilon).str());
-  if (failed(check.checkMinRank(getInput(), "input", 1)) ||
-      failed(check.checkRank(getGamma(), "gamma", 1)) ||
-      failed(check.checkRank(getBeta(), "beta", 1)))
+  if (failed(check.checkMinRank(input, "input", 1)))
     return failure();
-  RankedTensorType x = rankedType(getInput());
+  for (auto [name, value] : params)
+    if (failed(check.checkRank(value, name, 1)))
+      return failure();
+  RankedTensorType x = rankedType(input);
   if (!x)
     return check.unknown();
   int64_t d = x.getShape().back();
-  for (auto [name, value] : {std::pair<StringRef, Value>{"gamma", getGamma()},
-                             {"beta", getBeta()}}) {
+  for (auto [name, value] : params) {
     RankedTensorType param = rankedType(value);
     if (!param)
       continue;
@@ -330,6 +339,17 @@ FailureOr<TensorType> LayerNormOp::inferResultType(bool emitErrors) {
   SmallVector<int64_t> shape(x.getShape());
   shape.back() = d;
   return check.ranked(shape);
+}
+
+FailureOr<TensorType> LayerNormOp::inferResultType(bool emitErrors) {
+  return inferNormalization(*this, getInput(), getEpsilon().convertToFloat(),
+                            {{"gamma", getGamma()}, {"beta", getBeta()}},
+                            emitErrors);
+}
+
+FailureOr<TensorType> RmsNormOp::inferResultType(bool emitErrors) {
+  return inferNormalization(*this, getInput(), getEpsilon().convertToFloat(),
+                            {{"gamma", getGamma()}}, emitErrors);
 }
 
 //===----------------------------------------------------------------------===//
@@ -362,6 +382,17 @@ FailureOr<TensorType> RopeOp::inferResultType(bool emitErrors) {
       x.getShape().back() % 2 != 0)
     return check.fail("the last dimension of the input " + quoted(x) +
                       " must be even (rope rotates pairs)");
+  if (Value freqs = getFreqs()) {
+    if (failed(check.checkRank(freqs, "freqs", 1)))
+      return failure();
+    RankedTensorType f = rankedType(freqs);
+    if (x && f && !ShapedType::isDynamic(x.getShape().back()) &&
+        !dimsMayMatch(f.getDimSize(0), x.getShape().back() / 2))
+      return check.fail("freqs " + quoted(f) +
+                        " must have D/2 = " + Twine(x.getShape().back() / 2) +
+                        " entries, one per rotated pair of the input " +
+                        quoted(x));
+  }
   return cast<TensorType>(getInput().getType());
 }
 
@@ -462,13 +493,27 @@ FailureOr<TensorType> AttentionOp::inferResultType(bool emitErrors) {
                       quoted(q) + ", " + quoted(k) + " and " + quoted(v));
   SmallVector<int64_t> shape;
   for (int64_t i = 0; i < rank - 2; ++i) {
-    if (!dimsMayMatch(q.getDimSize(i), k.getDimSize(i)) ||
-        !dimsMayMatch(q.getDimSize(i), v.getDimSize(i)) ||
-        !dimsMayMatch(k.getDimSize(i), v.getDimSize(i)))
+    int64_t qd = q.getDimSize(i), kd = k.getDimSize(i), vd = v.getDimSize(i);
+    if (!dimsMayMatch(kd, vd))
+      return check.fail("batch dimensions differ: key " + quoted(k) +
+                        " and value " + quoted(v));
+    kd = meetDims(kd, vd);
+    // The heads (the batch dimension before Sq, when another precedes it)
+    // of key and value may divide the query's: grouped-query attention.
+    if (rank >= 4 && i == rank - 3) {
+      if (!ShapedType::isDynamic(qd) && !ShapedType::isDynamic(kd) &&
+          (kd == 0 ? qd != 0 : qd % kd != 0))
+        return check.fail(
+            "batch dimensions differ: query " + quoted(q) + ", key " +
+            quoted(k) + ", value " + quoted(v) + " (the query's " + Twine(qd) +
+            " heads are not a multiple of the key's " + Twine(kd) + ")");
+      shape.push_back(qd);
+      continue;
+    }
+    if (!dimsMayMatch(qd, kd))
       return check.fail("batch dimensions differ: query " + quoted(q) +
                         ", key " + quoted(k) + ", value " + quoted(v));
-    shape.push_back(
-        meetDims(meetDims(q.getDimSize(i), k.getDimSize(i)), v.getDimSize(i)));
+    shape.push_back(meetDims(qd, kd));
   }
   if (!dimsMayMatch(q.getShape().back(), k.getShape().back()))
     return check.fail("head dimensions differ: query " + quoted(q) +

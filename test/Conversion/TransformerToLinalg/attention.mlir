@@ -98,3 +98,33 @@ func.func @attention_dynamic(%q: tensor<?x?x?xf32>, %k: tensor<?x?x?xf32>, %v: t
   %0 = transformer.attention %q, %k, %v {causal} : tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?xf32> -> tensor<?x?x?xf32>
   return %0 : tensor<?x?x?xf32>
 }
+
+// -----
+
+// Grouped-query attention in the generic lowering: key and value are read
+// with their heads repeated (head h / group), then the usual composition.
+// CHECK-LABEL: func @attention_gqa
+// CHECK-NOT: cf.assert
+// CHECK: %[[K:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4x6x8xf32>)
+// CHECK: %[[H:.*]] = linalg.index 1 : index
+// CHECK: %[[KVH:.*]] = arith.divui %[[H]], %c2{{.*}} : index
+// CHECK: tensor.extract %arg1[%{{.*}}, %[[KVH]], %{{.*}}, %{{.*}}] : tensor<1x2x6x8xf32>
+// CHECK: %[[V:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4x6x8xf32>)
+// CHECK: tensor.extract %arg2
+// CHECK: linalg.contract {{.*}} ins(%arg0, %[[K]] : tensor<1x4x5x8xf32>, tensor<1x4x6x8xf32>)
+func.func @attention_gqa(%q: tensor<1x4x5x8xf32>, %k: tensor<1x2x6x8xf32>, %v: tensor<1x2x6x8xf32>) -> tensor<1x4x5x8xf32> {
+  %0 = transformer.attention %q, %k, %v {causal} : tensor<1x4x5x8xf32>, tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32> -> tensor<1x4x5x8xf32>
+  return %0 : tensor<1x4x5x8xf32>
+}
+
+// -----
+
+// Heads known only at run time: the key/value heads must divide the
+// query's.
+// CHECK-LABEL: func @attention_gqa_dynamic
+// CHECK: cf.assert %{{.*}}, "transformer.attention: the heads of key and value differ"
+// CHECK: cf.assert %{{.*}}, "transformer.attention: the query heads are not a multiple of the key and value heads"
+func.func @attention_gqa_dynamic(%q: tensor<1x?x5x8xf32>, %k: tensor<1x?x6x8xf32>, %v: tensor<1x?x6x8xf32>) -> tensor<1x?x5x8xf32> {
+  %0 = transformer.attention %q, %k, %v : tensor<1x?x5x8xf32>, tensor<1x?x6x8xf32>, tensor<1x?x6x8xf32> -> tensor<1x?x5x8xf32>
+  return %0 : tensor<1x?x5x8xf32>
+}

@@ -129,3 +129,20 @@ func.func @dynamic_ops(%a: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32
   %3 = transformer.relu %2 : tensor<?x?xf32> -> tensor<?x?xf32>
   return %3 : tensor<?x?xf32>
 }
+
+// -----
+
+// silu: x / (1 + exp(-x)).
+// CHECK-LABEL: func @silu
+// CHECK: linalg.map ins(%arg0 : tensor<?x4xf32>)
+// CHECK-NEXT: (%[[X:.*]]: f32, %{{.*}}: f32) {
+// CHECK-NEXT: %[[NEG:.*]] = arith.negf %[[X]] : f32
+// CHECK-NEXT: %[[E:.*]] = math.exp %[[NEG]] : f32
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[DEN:.*]] = arith.addf %[[ONE]], %[[E]] : f32
+// CHECK-NEXT: %[[Y:.*]] = arith.divf %[[X]], %[[DEN]] : f32
+// CHECK-NEXT: linalg.yield %[[Y]] : f32
+func.func @silu(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %0 = transformer.silu %x : tensor<?x4xf32> -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}

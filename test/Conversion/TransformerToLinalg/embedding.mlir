@@ -72,3 +72,35 @@ func.func @embedding_f16(%ids: tensor<3xi32>, %table: tensor<10x4xf16>) -> tenso
   %0 = transformer.embedding %ids, %table : tensor<3xi32>, tensor<10x4xf16> -> tensor<3x4xf32>
   return %0 : tensor<3x4xf32>
 }
+
+// -----
+
+// rotate_half pairs element d with d + D/2 (or d - D/2), and a frequency
+// table replaces base^(-2j/D): no powf.
+// CHECK-LABEL: func @rope_rotate_half_freqs
+// CHECK-NOT: cf.assert
+// CHECK: linalg.generic
+// CHECK: %[[FIRST:.*]] = arith.cmpi ult, %[[D:.*]], %c4 : index
+// CHECK: %[[UP:.*]] = arith.addi %[[D]], %c4 : index
+// CHECK: %[[LOW:.*]] = arith.subi %[[D]], %c4 : index
+// CHECK: %[[PARTNER:.*]] = arith.select %[[FIRST]], %[[UP]], %[[LOW]] : index
+// CHECK: %[[J:.*]] = arith.select %[[FIRST]], %[[D]], %[[LOW]] : index
+// CHECK: tensor.extract %arg0[%{{.*}}, %{{.*}}, %[[PARTNER]]]
+// CHECK: tensor.extract %arg1[%[[J]]] : tensor<4xf32>
+// CHECK-NOT: math.powf
+// CHECK: math.cos
+// CHECK: math.sin
+func.func @rope_rotate_half_freqs(%x: tensor<1x3x8xf32>, %f: tensor<4xf32>) -> tensor<1x3x8xf32> {
+  %0 = transformer.rope %x freqs(%f : tensor<4xf32>) {rotate_half} : tensor<1x3x8xf32> -> tensor<1x3x8xf32>
+  return %0 : tensor<1x3x8xf32>
+}
+
+// -----
+
+// A table of dynamic size is checked against D/2 at run time.
+// CHECK-LABEL: func @rope_freqs_dynamic
+// CHECK: cf.assert %{{.*}}, "transformer.rope: freqs must have D/2 entries"
+func.func @rope_freqs_dynamic(%x: tensor<2x8xf32>, %f: tensor<?xf32>) -> tensor<2x8xf32> {
+  %0 = transformer.rope %x freqs(%f : tensor<?xf32>) : tensor<2x8xf32> -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}

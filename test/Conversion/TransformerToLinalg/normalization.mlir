@@ -105,3 +105,40 @@ func.func @layer_norm_dynamic(%x: tensor<?x?xf32>, %g: tensor<?xf32>, %b: tensor
   %0 = transformer.layer_norm %x, %g, %b {epsilon = 1.0e-3 : f32} : tensor<?x?xf32>, tensor<?xf32>, tensor<?xf32> -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+
+// -----
+
+// rms_norm: one reduction (the sum of squares), then x * rsqrt(sum / D +
+// eps) * gamma; no mean, no beta.
+// CHECK-DAG: #[[$ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[$ROW:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG: #[[$COL:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func @rms_norm
+// CHECK-DAG: %[[D:.*]] = arith.constant 8.000000e+00 : f32
+// CHECK-DAG: %[[EPS:.*]] = arith.constant 9.99999997E-7 : f32
+// CHECK: %[[SQ:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<2x8xf32>)
+// CHECK-NEXT: ^bb0(%[[X0:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT: %[[XX:.*]] = arith.mulf %[[X0]], %[[X0]] : f32
+// CHECK-NEXT: arith.addf %[[ACC]], %[[XX]] : f32
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$ROW]], #[[$COL]], #[[$ID]]], {{.*}} ins(%arg0, %[[SQ]], %arg1 : tensor<2x8xf32>, tensor<2xf32>, tensor<8xf32>)
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[S:.*]]: f32, %[[G:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[MS:.*]] = arith.divf %[[S]], %[[D]] : f32
+// CHECK-NEXT: %[[ME:.*]] = arith.addf %[[MS]], %[[EPS]] : f32
+// CHECK-NEXT: %[[R:.*]] = math.rsqrt %[[ME]] : f32
+// CHECK-NEXT: %[[N:.*]] = arith.mulf %[[X]], %[[R]] : f32
+// CHECK-NEXT: %[[OUT:.*]] = arith.mulf %[[N]], %[[G]] : f32
+// CHECK-NEXT: linalg.yield %[[OUT]] : f32
+func.func @rms_norm(%x: tensor<2x8xf32>, %g: tensor<8xf32>) -> tensor<2x8xf32> {
+  %0 = transformer.rms_norm %x, %g : tensor<2x8xf32>, tensor<8xf32> -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @rms_norm_dynamic
+// CHECK: cf.assert %{{.*}}, "transformer.rms_norm: the size of gamma differs from the last dimension of the input"
+// CHECK: arith.sitofp
+func.func @rms_norm_dynamic(%x: tensor<?x?xf32>, %g: tensor<?xf32>) -> tensor<?x?xf32> {
+  %0 = transformer.rms_norm %x, %g {epsilon = 1.0e-5 : f32} : tensor<?x?xf32>, tensor<?xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}

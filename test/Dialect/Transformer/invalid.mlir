@@ -570,3 +570,83 @@ func.func @dequantize_dynamic_block(%q: tensor<6x2x?xi8>) {
   return
 }
 
+
+// -----
+
+func.func @rms_norm_gamma_rank(%x: tensor<2x8xf32>) {
+  // expected-error@+1 {{'transformer.rms_norm' op gamma must have rank 1, got 'tensor<2x8xf32>'}}
+  %0 = transformer.rms_norm %x, %x : tensor<2x8xf32>, tensor<2x8xf32> -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
+func.func @rms_norm_gamma_size(%x: tensor<2x8xf32>, %g: tensor<4xf32>) {
+  // expected-error@+1 {{'transformer.rms_norm' op gamma 'tensor<4xf32>' does not match the last dimension of the input 'tensor<2x8xf32>'}}
+  %0 = transformer.rms_norm %x, %g : tensor<2x8xf32>, tensor<4xf32> -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
+func.func @rms_norm_epsilon(%x: tensor<2x8xf32>, %g: tensor<8xf32>) {
+  // expected-error@+1 {{'transformer.rms_norm' op epsilon must be a finite non-negative number, got -1}}
+  %0 = transformer.rms_norm %x, %g {epsilon = -1.0 : f32} : tensor<2x8xf32>, tensor<8xf32> -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
+func.func @rms_norm_result(%x: tensor<2x8xf32>, %g: tensor<8xf32>) {
+  // expected-error@+1 {{'transformer.rms_norm' op result type 'tensor<2x4xf32>' does not match the type 'tensor<2x8xf32>' inferred from the operands}}
+  %0 = transformer.rms_norm %x, %g : tensor<2x8xf32>, tensor<8xf32> -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @silu_rank(%x: tensor<f32>) {
+  // expected-error@+1 {{'transformer.silu' op input must have rank >= 1, got 'tensor<f32>'}}
+  %0 = transformer.silu %x : tensor<f32> -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @rope_freqs_size(%x: tensor<2x3x8xf32>, %f: tensor<8xf32>) {
+  // expected-error@+1 {{'transformer.rope' op freqs 'tensor<8xf32>' must have D/2 = 4 entries, one per rotated pair of the input 'tensor<2x3x8xf32>'}}
+  %0 = transformer.rope %x freqs(%f : tensor<8xf32>) {rotate_half} : tensor<2x3x8xf32> -> tensor<2x3x8xf32>
+  return
+}
+
+// -----
+
+func.func @rope_freqs_rank(%x: tensor<2x3x8xf32>, %f: tensor<1x4xf32>) {
+  // expected-error@+1 {{'transformer.rope' op freqs must have rank 1, got 'tensor<1x4xf32>'}}
+  %0 = transformer.rope %x freqs(%f : tensor<1x4xf32>) : tensor<2x3x8xf32> -> tensor<2x3x8xf32>
+  return
+}
+
+// -----
+
+func.func @attention_head_groups(%q: tensor<1x6x4x8xf32>, %k: tensor<1x4x4x8xf32>) {
+  // expected-error@+1 {{'transformer.attention' op batch dimensions differ: query 'tensor<1x6x4x8xf32>', key 'tensor<1x4x4x8xf32>', value 'tensor<1x4x4x8xf32>' (the query's 6 heads are not a multiple of the key's 4)}}
+  %0 = transformer.attention %q, %k, %k : tensor<1x6x4x8xf32>, tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32> -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @attention_key_value_heads(%q: tensor<1x4x4x8xf32>, %k: tensor<1x2x4x8xf32>, %v: tensor<1x1x4x8xf32>) {
+  // expected-error@+1 {{'transformer.attention' op batch dimensions differ: key 'tensor<1x2x4x8xf32>' and value 'tensor<1x1x4x8xf32>'}}
+  %0 = transformer.attention %q, %k, %v : tensor<1x4x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x1x4x8xf32> -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @attention_group_batch(%q: tensor<2x4x4x8xf32>, %k: tensor<1x2x4x8xf32>) {
+  // expected-error@+1 {{'transformer.attention' op batch dimensions differ: query 'tensor<2x4x4x8xf32>', key 'tensor<1x2x4x8xf32>', value 'tensor<1x2x4x8xf32>'}}
+  %0 = transformer.attention %q, %k, %k : tensor<2x4x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32> -> tensor<*xf32>
+  return
+}

@@ -112,13 +112,19 @@ func.func @embedding(%ids: tensor<2x3xi32>, %ids64: tensor<?xi64>, %table: tenso
 }
 
 // CHECK-LABEL: func @rope
-func.func @rope(%x: tensor<1x2x3x8xf32>, %pos: index) {
+func.func @rope(%x: tensor<1x2x3x8xf32>, %pos: index, %f: tensor<4xf32>, %fd: tensor<?xf32>) {
   // CHECK: transformer.rope %{{.*}} : tensor<1x2x3x8xf32> -> tensor<1x2x3x8xf32>
   %0 = transformer.rope %x : tensor<1x2x3x8xf32> -> tensor<1x2x3x8xf32>
   // CHECK: transformer.rope %{{.*}} at %{{.*}} : tensor<1x2x3x8xf32> -> tensor<1x2x3x8xf32>
   %1 = transformer.rope %x at %pos : tensor<1x2x3x8xf32> -> tensor<1x2x3x8xf32>
   // CHECK: transformer.rope %{{.*}} at %{{.*}} {base = 5.000000e+05 : f32} : tensor<1x2x3x8xf32> -> tensor<1x2x3x8xf32>
   %2 = transformer.rope %x at %pos {base = 500000.0 : f32} : tensor<1x2x3x8xf32> -> tensor<1x2x3x8xf32>
+  // CHECK: transformer.rope %{{.*}} {rotate_half} : tensor<1x2x3x8xf32> -> tensor<1x2x3x8xf32>
+  %3 = transformer.rope %x {rotate_half} : tensor<1x2x3x8xf32> -> tensor<1x2x3x8xf32>
+  // CHECK: transformer.rope %{{.*}} at %{{.*}} freqs(%{{.*}} : tensor<4xf32>) {rotate_half} : tensor<1x2x3x8xf32> -> tensor<1x2x3x8xf32>
+  %4 = transformer.rope %x at %pos freqs(%f : tensor<4xf32>) {rotate_half} : tensor<1x2x3x8xf32> -> tensor<1x2x3x8xf32>
+  // CHECK: transformer.rope %{{.*}} freqs(%{{.*}} : tensor<?xf32>) : tensor<1x2x3x8xf32> -> tensor<1x2x3x8xf32>
+  %5 = transformer.rope %x freqs(%fd : tensor<?xf32>) : tensor<1x2x3x8xf32> -> tensor<1x2x3x8xf32>
   return
 }
 
@@ -157,5 +163,27 @@ func.func @dynamic_and_unranked(%q: tensor<?x?x?xf32>, %x: tensor<*xf32>) {
   %0 = transformer.attention %q, %q, %q : tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?xf32> -> tensor<?x?x?xf32>
   // CHECK: transformer.softmax %{{.*}} : tensor<*xf32> -> tensor<*xf32>
   %1 = transformer.softmax %x : tensor<*xf32> -> tensor<*xf32>
+  return
+}
+
+// CHECK-LABEL: func @llama_ops
+func.func @llama_ops(%x: tensor<2x3x8xf32>, %g: tensor<8xf32>) {
+  // CHECK: transformer.rms_norm %{{.*}}, %{{.*}} : tensor<2x3x8xf32>, tensor<8xf32> -> tensor<2x3x8xf32>
+  %0 = transformer.rms_norm %x, %g : tensor<2x3x8xf32>, tensor<8xf32> -> tensor<2x3x8xf32>
+  // CHECK: transformer.rms_norm %{{.*}}, %{{.*}} {epsilon = 9.99999974E-6 : f32} : tensor<2x3x8xf32>, tensor<8xf32> -> tensor<2x3x8xf32>
+  %1 = transformer.rms_norm %x, %g {epsilon = 1.0e-05 : f32} : tensor<2x3x8xf32>, tensor<8xf32> -> tensor<2x3x8xf32>
+  // CHECK: transformer.silu %{{.*}} : tensor<2x3x8xf32> -> tensor<2x3x8xf32>
+  %2 = transformer.silu %x : tensor<2x3x8xf32> -> tensor<2x3x8xf32>
+  return
+}
+
+// Grouped-query attention: 8 query heads over 2 key/value heads; dynamic
+// heads are checked at run time.
+// CHECK-LABEL: func @attention_gqa
+func.func @attention_gqa(%q: tensor<1x8x5x16xf32>, %k: tensor<1x2x7x16xf32>, %qd: tensor<1x?x5x16xf32>) {
+  // CHECK: transformer.attention %{{.*}}, %{{.*}}, %{{.*}} {causal} : tensor<1x8x5x16xf32>, tensor<1x2x7x16xf32>, tensor<1x2x7x16xf32> -> tensor<1x8x5x16xf32>
+  %0 = transformer.attention %q, %k, %k {causal} : tensor<1x8x5x16xf32>, tensor<1x2x7x16xf32>, tensor<1x2x7x16xf32> -> tensor<1x8x5x16xf32>
+  // CHECK: transformer.attention %{{.*}}, %{{.*}}, %{{.*}} : tensor<1x?x5x16xf32>, tensor<1x2x7x16xf32>, tensor<1x2x7x16xf32> -> tensor<1x?x5x16xf32>
+  %1 = transformer.attention %qd, %k, %k : tensor<1x?x5x16xf32>, tensor<1x2x7x16xf32>, tensor<1x2x7x16xf32> -> tensor<1x?x5x16xf32>
   return
 }

@@ -43,6 +43,8 @@ struct DecodeKernel {
   Value q = {}, k = {}, v = {}, mask = {}, out = {};
   Value sq = {}, sk = {}, off = {}, qscale = {}, maskB = {}, maskQ = {},
         maskK = {};
+  /// Query heads per key/value head (grouped-query attention; 1 without).
+  Value group = {};
   int64_t nd = 0, ndv = 0; // vectors per row of K and of V
 
   VectorType maskType() { return VectorType::get({e.lanes}, e.b.getI1Type()); }
@@ -151,6 +153,7 @@ struct DecodeKernel {
              bool masked, Value qbuf, Value mbuf, Value lbuf, Value obuf,
              Value pbuf) {
     int64_t d = cfg.headDim, dv = cfg.valueDim;
+    Value kvh = e.div(bh, group); // the key/value head of query head bh
     SmallVector<Value> qv;
     for (int64_t c = 0; c < nd; ++c)
       qv.push_back(e.vload(qbuf, {i, e.idx(c * e.lanes)}));
@@ -172,7 +175,7 @@ struct DecodeKernel {
               row = e.min(row, lastKey);
             Value sum;
             for (int64_t c = 0; c < nd; ++c) {
-              Value kv = loadRow(k, {bh, row, Value()}, c, d);
+              Value kv = loadRow(k, {kvh, row, Value()}, c, d);
               sum = c == 0 ? e.fmul(kv, qv[c]) : e.fma(kv, qv[c], sum);
             }
             acc.push_back(sum);
@@ -223,7 +226,7 @@ struct DecodeKernel {
         int64_t base = (r % sets) * ndv;
         for (int64_t c = 0; c < ndv; ++c)
           next[base + c] =
-              e.fma(loadRow(v, {bh, e.add(k0, jr), Value()}, c, dv), p,
+              e.fma(loadRow(v, {kvh, e.add(k0, jr), Value()}, c, dv), p,
                     next[base + c]);
       }
       return next;
@@ -300,6 +303,9 @@ func::FuncOp transformer::buildFlashDecodeKernel(OpBuilder &b, Location loc,
   kr.sq = e.dim(kr.q, 1);
   kr.sk = e.dim(kr.k, 1);
   kr.off = e.sub(kr.sk, kr.sq);
+  // The operands' heads were checked to divide (max: none at all, none
+  // read).
+  kr.group = e.div(bhCount, e.max(e.dim(kr.k, 0), e.idx(1)));
   if (cfg.hasMask) {
     kr.maskB = e.dim(kr.mask, 0);
     kr.maskQ = e.dim(kr.mask, 1);

@@ -46,6 +46,9 @@ struct Kernel {
         lpart = {};
   Value bh = {}, sq = {}, d = {}, sk = {}, dv = {}, off = {}, qscale = {},
         maskB = {}, maskQ = {}, maskK = {};
+  /// Query heads per key/value head (grouped-query attention; 1 without),
+  /// and the key/value head `kvh = bh / group` that head `bh` reads.
+  Value group = {}, kvh = {};
   int64_t nv = 4, br = 64, rows = 4;
 
   /// The key range [lo, hi) that queries [q0, q0 + nq) may see.
@@ -108,7 +111,7 @@ struct Kernel {
             qv.push_back(e.vload(qt, {dd, e.idx(n * e.lanes)}));
           for (int64_t row = 0; row < r; ++row) {
             Value kv =
-                e.splat(e.load(k, {bh, e.add(k0, e.add(j, e.idx(row))), dd}));
+                e.splat(e.load(k, {kvh, e.add(k0, e.add(j, e.idx(row))), dd}));
             for (int64_t n = 0; n < nv; ++n)
               next.push_back(e.fma(kv, qv[n], a[row * nv + n]));
           }
@@ -203,7 +206,7 @@ struct Kernel {
               pv.push_back(e.vload(st, {j, e.idx(n * e.lanes)}));
             for (int64_t row = 0; row < r; ++row) {
               Value vv = e.splat(
-                  e.load(v, {bh, e.add(k0, j), e.add(dv0, e.idx(row))}));
+                  e.load(v, {kvh, e.add(k0, j), e.add(dv0, e.idx(row))}));
               for (int64_t n = 0; n < nv; ++n)
                 next.push_back(e.fma(vv, pv[n], a[row * nv + n]));
             }
@@ -404,6 +407,9 @@ func::FuncOp transformer::buildFlashKernel(OpBuilder &b, Location loc,
   kr.sk = e.dim(kr.k, 1);
   kr.dv = e.dim(kr.v, 2);
   kr.off = e.sub(kr.sk, kr.sq);
+  // The operands' heads were checked to divide (max: none at all, none
+  // read).
+  kr.group = e.div(bhCount, e.max(e.dim(kr.k, 0), e.idx(1)));
   if (cfg.hasMask) {
     kr.maskB = e.dim(kr.mask, 0);
     kr.maskQ = e.dim(kr.mask, 1);
@@ -434,6 +440,7 @@ func::FuncOp transformer::buildFlashKernel(OpBuilder &b, Location loc,
         // static split of a causal problem gives each thread cheap and dear
         // blocks alike.
         kr.bh = e.div(t, perHead);
+        kr.kvh = e.div(kr.bh, kr.group);
         Value r = e.rem(t, perHead);
         Value s = e.rem(r, ns);
         Value z = e.div(r, ns);
