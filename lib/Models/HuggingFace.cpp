@@ -1,10 +1,13 @@
 //===- HuggingFace.cpp - Import a Hugging Face config.json ----------------===//
 //
-// Reads a config.json, checks every key the builder needs (a missing or
-// unusable one is a one-line error naming the key) and dispatches on
-// `model_type`. Registers `--import-hf-config` for transformer-translate.
+// Reads a config.json, checks every key the GPT-2 builder needs (a missing or
+// unusable one is a one-line error naming the key; LlamaConfig.cpp does the
+// same for the Llama family) and dispatches on `model_type`. Registers
+// `--import-hf-config` for transformer-translate.
 //
 //===----------------------------------------------------------------------===//
+
+#include "ConfigKeys.h"
 
 #include "Transformer/Models/Models.h"
 
@@ -19,25 +22,6 @@
 using namespace mlir;
 using namespace mlir::transformer;
 using namespace mlir::transformer::models;
-
-namespace {
-llvm::Error keyError(llvm::StringRef key, const llvm::Twine &why) {
-  return llvm::createStringError("config key '" + key + "': " + why);
-}
-
-/// A required positive integer key.
-llvm::Error readPositive(const llvm::json::Object &config, llvm::StringRef key,
-                         int64_t &out) {
-  const llvm::json::Value *value = config.get(key);
-  if (!value)
-    return keyError(key, "missing");
-  std::optional<int64_t> number = value->getAsInteger();
-  if (!number || *number <= 0)
-    return keyError(key, "must be a positive integer");
-  out = *number;
-  return llvm::Error::success();
-}
-} // namespace
 
 llvm::Expected<GPT2Config>
 models::parseGPT2Config(const llvm::json::Object &config,
@@ -157,15 +141,25 @@ models::importHuggingFaceConfig(MLIRContext *context, llvm::StringRef json,
   if (!type)
     return keyError("model_type", "missing");
   std::optional<llvm::StringRef> name = type->getAsString();
-  if (!name || *name != "gpt2")
+  OwningOpRef<ModuleOp> module;
+  if (name && *name == "gpt2") {
+    llvm::Expected<GPT2Config> cfg = parseGPT2Config(*config, options);
+    if (!cfg)
+      return cfg.takeError();
+    module = buildGPT2Module(context, *cfg);
+  } else if (name &&
+             (*name == "llama" || *name == "qwen2" || *name == "mistral")) {
+    llvm::Expected<LlamaConfig> cfg = parseLlamaConfig(*config, options);
+    if (!cfg)
+      return cfg.takeError();
+    module = buildLlamaModule(context, *cfg);
+  } else {
     return keyError("model_type",
                     "unsupported model type" +
                         (name ? " '" + *name + "'" : llvm::Twine()) +
-                        " (supported: \"gpt2\")");
-  llvm::Expected<GPT2Config> cfg = parseGPT2Config(*config, options);
-  if (!cfg)
-    return cfg.takeError();
-  OwningOpRef<ModuleOp> module = buildGPT2Module(context, *cfg);
+                        " (supported: \"gpt2\", \"llama\", \"qwen2\", "
+                        "\"mistral\")");
+  }
   if (failed(verify(*module)))
     return llvm::createStringError("the generated module does not verify");
   return std::move(module);
@@ -175,7 +169,7 @@ void models::registerHuggingFaceImport() {
   static llvm::cl::opt<int64_t> maxSeq(
       "max-seq",
       llvm::cl::desc("--import-hf-config: positions of the KV cache "
-                     "(default: n_positions)"),
+                     "(default: n_positions / max_position_embeddings)"),
       llvm::cl::init(0));
   static llvm::cl::opt<std::string> weightType(
       "weight-type",
@@ -185,8 +179,8 @@ void models::registerHuggingFaceImport() {
       llvm::cl::init("f32"));
   static TranslateToMLIRRegistration registration(
       "import-hf-config",
-      "import a Hugging Face config.json (model_type gpt2) as a "
-      "transformer-dialect module",
+      "import a Hugging Face config.json (model_type gpt2, llama, qwen2, "
+      "mistral) as a transformer-dialect module",
       [](llvm::SourceMgr &sourceMgr,
          MLIRContext *context) -> OwningOpRef<Operation *> {
         const llvm::MemoryBuffer *buffer =

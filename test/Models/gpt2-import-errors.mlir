@@ -19,9 +19,9 @@
 // RUN: %exit-status 1 transformer-translate --import-hf-config %t.inner.json --weight-type=q8_0 2>&1 | FileCheck %s --check-prefix=INNER
 // INNER: Error: {{.*}}.json: --weight-type=q8_0: weight 'h.0.mlp.c_proj.weight' has rows of n_inner = 200, not a multiple of the block size 32
 // RUN: transformer-translate --import-hf-config %t.odd.json --weight-type=bf16 -o %t.bf16.mlir
-// RUN: echo '{"model_type": "llama", "n_layer": 2}' > %t.json
+// RUN: echo '{"model_type": "bert", "n_layer": 2}' > %t.json
 // RUN: %exit-status 1 transformer-translate --import-hf-config %t.json 2>&1 | FileCheck %s --check-prefix=TYPE
-// TYPE: Error: {{.*}}.json: config key 'model_type': unsupported model type 'llama' (supported: "gpt2")
+// TYPE: Error: {{.*}}.json: config key 'model_type': unsupported model type 'bert' (supported: "gpt2", "llama", "qwen2", "mistral")
 // RUN: echo '{"n_layer": 2}' > %t.json
 // RUN: %exit-status 1 transformer-translate --import-hf-config %t.json 2>&1 | FileCheck %s --check-prefix=NOTYPE
 // NOTYPE: Error: {{.*}}.json: config key 'model_type': missing

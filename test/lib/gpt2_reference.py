@@ -314,6 +314,25 @@ def cmd_decode(args):
                 full[:, -1].astype(np.float64))
 
 
+def add_run_commands(sub, forward, generate, decode, weight_help):
+    """The forward, generate and decode commands that compare the compiled
+    module with a reference, each with --weight-type, --model and
+    --parameters."""
+    for name, fn, positional in (("forward", forward, ()),
+                                 ("generate", generate, ("steps", "batch")),
+                                 ("decode", decode, ("steps",))):
+        s = sub.add_parser(name)
+        s.add_argument("dir")
+        for arg in positional:
+            s.add_argument(arg, type=int)
+        s.set_defaults(fn=fn)
+        s.add_argument("--weight-type", default="f32", choices=WEIGHT_TYPES,
+                       help=weight_help)
+        s.add_argument("--model", default="model.mlir", help="the module, in DIR")
+        s.add_argument("--parameters", default="model.safetensors",
+                       help="the weights, in DIR")
+
+
 def main():
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="command", required=True)
@@ -328,32 +347,14 @@ def main():
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--prefix", action="store_true")
     s.set_defaults(fn=cmd_setup)
-    s = sub.add_parser("forward")
-    s.add_argument("dir")
-    s.set_defaults(fn=cmd_forward)
-    s = sub.add_parser("generate")
-    s.add_argument("dir")
-    s.add_argument("steps", type=int)
-    s.add_argument("batch", type=int)
-    s.set_defaults(fn=cmd_generate)
-    s = sub.add_parser("decode")
-    s.add_argument("dir")
-    s.add_argument("steps", type=int)
-    s.set_defaults(fn=cmd_decode)
+    add_run_commands(sub, cmd_forward, cmd_generate, cmd_decode,
+                     "the precision the weights are held in (the module's "
+                     "--weight-type, or the GGUF file's); q8_0 and q4_0 "
+                     "quantize them as ggml's reference does")
     s = sub.add_parser("gguf", help="write DIR/model-TYPE.gguf (llama.cpp's layout)")
     s.add_argument("dir")
     s.add_argument("type", choices=WEIGHT_TYPES)
     s.set_defaults(fn=cmd_gguf)
-    for name in ("forward", "generate", "decode"):
-        sub.choices[name].add_argument(
-            "--weight-type", default="f32", choices=WEIGHT_TYPES,
-            help="the precision the weights are held in (the module's "
-                 "--weight-type, or the GGUF file's); q8_0 and q4_0 quantize "
-                 "them as ggml's reference does")
-        sub.choices[name].add_argument(
-            "--model", default="model.mlir", help="the module, in DIR")
-        sub.choices[name].add_argument(
-            "--parameters", default="model.safetensors", help="the weights, in DIR")
     args = parser.parse_args()
     global MODEL_FILE, PARAMETERS_FILE
     MODEL_FILE = getattr(args, "model", MODEL_FILE)

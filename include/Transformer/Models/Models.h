@@ -3,8 +3,8 @@
 // Importers that turn a published model description (a Hugging Face
 // `config.json`) into a transformer-dialect module whose weights are bound by
 // name (`transformer.parameter` argument attributes, docs/gpt2.md). One
-// builder per model family (GPT2.cpp); `importHuggingFaceConfig` dispatches on
-// `model_type`.
+// builder per model family (GPT2.cpp, Llama.cpp, on CausalLMBuilder);
+// `importHuggingFaceConfig` dispatches on `model_type`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +17,9 @@
 #include "llvm/Support/JSON.h"
 
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace mlir::transformer::models {
 
@@ -63,6 +66,50 @@ llvm::Expected<GPT2Config> parseGPT2Config(const llvm::json::Object &config,
 /// Builds the GPT-2 module: @forward, @prefill, @decode, @generate.
 OwningOpRef<ModuleOp> buildGPT2Module(MLIRContext *context,
                                       const GPT2Config &config);
+
+/// A Llama-family configuration: the keys of Hugging Face's LlamaConfig,
+/// Qwen2Config and MistralConfig that change the math.
+struct LlamaConfig {
+  /// "llama", "qwen2" or "mistral": the family, and the prefix of the
+  /// module's run-time messages.
+  std::string modelType;
+  int64_t numLayers = 0;        // num_hidden_layers
+  int64_t hiddenSize = 0;       // hidden_size
+  int64_t numHeads = 0;         // num_attention_heads
+  int64_t numKVHeads = 0;       // num_key_value_heads (absent: the heads)
+  int64_t headDim = 0;          // head_dim (absent: hidden_size / heads)
+  int64_t intermediateSize = 0; // intermediate_size
+  int64_t vocabSize = 0;        // vocab_size
+  int64_t maxPositions = 0;     // max_position_embeddings
+  double rmsNormEpsilon = 1e-6; // rms_norm_eps
+  /// The rotary embedding's inverse frequencies (head_dim / 2), from
+  /// rope_theta and rope_scaling ("linear", "llama3"), as Hugging Face
+  /// computes them.
+  std::vector<float> ropeInverseFrequencies;
+  /// tie_word_embeddings: the LM head is model.embed_tokens.weight;
+  /// otherwise lm_head.weight.
+  bool tiedLMHead = false;
+  /// Biases of q/k/v_proj (qwen2; llama's attention_bias), of o_proj
+  /// (llama's attention_bias) and of the MLP (llama's mlp_bias).
+  bool qkvBias = false;
+  bool outputBias = false;
+  bool mlpBias = false;
+  /// Mistral's sliding_window: each query sees the last W positions.
+  std::optional<int64_t> slidingWindow;
+  /// The 2-D weights' storage (ImportOptions::weightType).
+  WeightType weightType = WeightType::F32;
+  /// Positions of the KV cache (<= maxPositions).
+  int64_t cacheLength = 0;
+};
+
+/// Reads a Llama, Qwen2 or Mistral config (`model_type` says which); an
+/// unusable or unsupported value is a one-line error naming the key.
+llvm::Expected<LlamaConfig> parseLlamaConfig(const llvm::json::Object &config,
+                                             const ImportOptions &options);
+
+/// Builds the Llama-family module: @forward, @prefill, @decode, @generate.
+OwningOpRef<ModuleOp> buildLlamaModule(MLIRContext *context,
+                                       const LlamaConfig &config);
 
 /// Parses `json` (the text of a config.json) and imports it with the
 /// builder its `model_type` names.

@@ -1,0 +1,458 @@
+//===- CausalLMBuilder.cpp - What every decoder-only importer shares ------===//
+//
+// The functions of an imported causal LM around a family's embedding,
+// layers and head: weight arguments, the KV cache (one tensor for all
+// layers, [layers, 2 (keys, values), batch, kv heads, positions, head dim],
+// written with tensor.insert_slice, which bufferizes in place), prefill,
+// decode and the greedy loop.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CausalLMBuilder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::transformer;
+using namespace mlir::transformer::models;
+
+CausalLMBuilder::CausalLMBuilder(MLIRContext *context, CausalLMShape shape)
+    : shape(std::move(shape)), b(context), f32(b.getF32Type()),
+      i64(b.getI64Type()) {}
+
+OwningOpRef<ModuleOp> CausalLMBuilder::build() {
+  parameters.clear();
+  declareWeights();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(b.getUnknownLoc());
+  b.setInsertionPointToEnd(module->getBody());
+  buildForward();
+  buildPrefill();
+  buildDecode();
+  buildGenerate();
+  return module;
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers for the families
+//===----------------------------------------------------------------------===//
+
+RankedTensorType CausalLMBuilder::tensorOf(ArrayRef<int64_t> dims,
+                                           Type element) {
+  return RankedTensorType::get(dims, element ? element : f32);
+}
+
+Location CausalLMBuilder::loc(const Twine &name) {
+  return NameLoc::get(b.getStringAttr(name));
+}
+
+Value CausalLMBuilder::constIndex(int64_t value) {
+  return arith::ConstantIndexOp::create(b, b.getUnknownLoc(), value);
+}
+
+Value CausalLMBuilder::dim(Value value, int64_t index) {
+  return tensor::DimOp::create(b, b.getUnknownLoc(), value, index);
+}
+
+void CausalLMBuilder::check(Location l, Value cond, const Twine &message) {
+  cf::AssertOp::create(b, l, cond, (shape.family + ": " + message).str());
+}
+
+std::optional<BlockFormat> CausalLMBuilder::blockFormat() const {
+  if (shape.weightType == WeightType::Q8_0)
+    return BlockFormat::q8_0;
+  if (shape.weightType == WeightType::Q4_0)
+    return BlockFormat::q4_0;
+  return std::nullopt;
+}
+
+Type CausalLMBuilder::weightElementType() {
+  switch (shape.weightType) {
+  case WeightType::Q8_0:
+  case WeightType::Q4_0:
+    return b.getI8Type();
+  case WeightType::BF16:
+    return b.getBF16Type();
+  case WeightType::F16:
+    return b.getF16Type();
+  default:
+    return f32;
+  }
+}
+
+void CausalLMBuilder::addF32Weight(const Twine &name, ArrayRef<int64_t> dims) {
+  parameters.push_back({name.str(), tensorOf(dims, f32)});
+}
+
+void CausalLMBuilder::addWeight(const Twine &name, ArrayRef<int64_t> dims,
+                                bool conv1d) {
+  if (dims.size() != 2)
+    return addF32Weight(name, dims);
+  std::optional<BlockFormat> format = blockFormat();
+  if (!format) {
+    parameters.push_back({name.str(), tensorOf(dims, weightElementType())});
+    return;
+  }
+  int64_t rows = conv1d ? dims[1] : dims[0];
+  int64_t width = conv1d ? dims[0] : dims[1];
+  parameters.push_back(
+      {name.str(),
+       tensorOf({rows, width / kQuantBlockSize, getBlockBytes(*format)},
+                weightElementType()),
+       conv1d});
+}
+
+Value CausalLMBuilder::reshape(Location l, Value source, RankedTensorType type,
+                               ArrayRef<Value> dims) {
+  Value shapeTensor = tensor::FromElementsOp::create(
+      b, l, RankedTensorType::get({(int64_t)dims.size()}, b.getIndexType()),
+      dims);
+  return tensor::ReshapeOp::create(b, l, type, source, shapeTensor);
+}
+
+Value CausalLMBuilder::toRows(Location l, Value x) {
+  int64_t width = cast<RankedTensorType>(x.getType()).getDimSize(2);
+  return tensor::CollapseShapeOp::create(
+      b, l, tensorOf({kDyn, width}), x,
+      SmallVector<ReassociationIndices>{{0, 1}, {2}});
+}
+
+Value CausalLMBuilder::unflatten(Location l, Value rows, Value batch, Value seq,
+                                 int64_t x) {
+  return reshape(l, rows, tensorOf({kDyn, kDyn, x}),
+                 {batch, seq, constIndex(x)});
+}
+
+Value CausalLMBuilder::splitHeads(Location l, Value rows, Value batch,
+                                  Value seq, int64_t heads) {
+  int64_t hd = shape.headDim;
+  Value split = reshape(l, rows, tensorOf({kDyn, kDyn, heads, hd}),
+                        {batch, seq, constIndex(heads), constIndex(hd)});
+  return TransposeOp::create(b, l, tensorOf({kDyn, heads, kDyn, hd}), split,
+                             b.getDenseI64ArrayAttr({0, 2, 1, 3}));
+}
+
+Value CausalLMBuilder::mergeHeads(Location l, Value heads) {
+  auto type = cast<RankedTensorType>(heads.getType());
+  int64_t nh = type.getDimSize(1), hd = type.getDimSize(3);
+  Value merged =
+      TransposeOp::create(b, l, tensorOf({kDyn, kDyn, nh, hd}), heads,
+                          b.getDenseI64ArrayAttr({0, 2, 1, 3}));
+  return tensor::CollapseShapeOp::create(
+      b, l, tensorOf({kDyn, nh * hd}), merged,
+      SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
+}
+
+Value CausalLMBuilder::attend(StringRef path, Value q, Value k, Value v,
+                              int64_t layerIndex, Value batch, Value seq,
+                              Cache &cache, std::optional<int64_t> window) {
+  Location l = loc(path);
+  int64_t nkv = shape.kvHeads, hd = shape.headDim;
+  auto qType = cast<RankedTensorType>(q.getType());
+  RankedTensorType kvType = tensorOf({kDyn, nkv, kDyn, hd});
+  Value keys = k, values = v;
+  bool causal = true;
+  if (cache.mode != CacheMode::None) {
+    Location lc = loc(path + ".kv_cache");
+    OpFoldResult start = cache.mode == CacheMode::Decode
+                             ? OpFoldResult(cache.pos)
+                             : OpFoldResult(b.getIndexAttr(0));
+    SmallVector<OpFoldResult> strides(6, b.getIndexAttr(1));
+    auto at = [&](int64_t kind, OpFoldResult pos) {
+      return SmallVector<OpFoldResult>{b.getIndexAttr(layerIndex),
+                                       b.getIndexAttr(kind),
+                                       b.getIndexAttr(0),
+                                       b.getIndexAttr(0),
+                                       pos,
+                                       b.getIndexAttr(0)};
+    };
+    auto sizes = [&](OpFoldResult len) {
+      return SmallVector<OpFoldResult>{
+          b.getIndexAttr(1), b.getIndexAttr(1), batch, b.getIndexAttr(nkv), len,
+          b.getIndexAttr(hd)};
+    };
+    cache.tensor = tensor::InsertSliceOp::create(
+        b, lc, k, cache.tensor, at(0, start), sizes(seq), strides);
+    cache.tensor = tensor::InsertSliceOp::create(
+        b, lc, v, cache.tensor, at(1, start), sizes(seq), strides);
+    if (cache.mode == CacheMode::Decode) {
+      // Attend over the filled part: positions 0..pos.
+      Value len = arith::AddIOp::create(b, lc, cache.pos, constIndex(1));
+      keys = tensor::ExtractSliceOp::create(b, lc, kvType, cache.tensor,
+                                            at(0, b.getIndexAttr(0)),
+                                            sizes(len), strides);
+      values = tensor::ExtractSliceOp::create(b, lc, kvType, cache.tensor,
+                                              at(1, b.getIndexAttr(0)),
+                                              sizes(len), strides);
+      // One query at the last position sees every key, or with a window
+      // the last `window` ones.
+      causal = window.has_value();
+    }
+  }
+  IntegerAttr windowAttr =
+      causal && window ? b.getI64IntegerAttr(*window) : IntegerAttr();
+  return AttentionOp::create(b, l, qType, q, keys, values, /*mask=*/Value(),
+                             /*scale=*/nullptr, /*causal=*/causal, windowAttr);
+}
+
+//===----------------------------------------------------------------------===//
+// The functions
+//===----------------------------------------------------------------------===//
+
+RankedTensorType CausalLMBuilder::cacheType() {
+  return tensorOf({shape.numLayers, 2, kDyn, shape.kvHeads, shape.cacheLength,
+                   shape.headDim});
+}
+
+func::FuncOp CausalLMBuilder::createFunction(StringRef name,
+                                             ArrayRef<Type> data,
+                                             ArrayRef<StringRef> dataNames,
+                                             ArrayRef<Type> results) {
+  SmallVector<Type> inputs(data);
+  for (const Parameter &param : parameters)
+    inputs.push_back(param.type);
+  auto func = func::FuncOp::create(b, loc(name), name,
+                                   b.getFunctionType(inputs, results));
+  std::optional<BlockFormat> format = blockFormat();
+  for (auto [i, param] : llvm::enumerate(parameters)) {
+    unsigned arg = data.size() + i;
+    func.setArgAttr(arg, "transformer.parameter", b.getStringAttr(param.name));
+    if (!param.type.getElementType().isInteger(8))
+      continue;
+    func.setArgAttr(arg, "transformer.block_format",
+                    b.getStringAttr(stringifyBlockFormat(*format)));
+    if (param.transposed)
+      func.setArgAttr(arg, "transformer.transposed", b.getUnitAttr());
+  }
+  Block *entry = func.addEntryBlock();
+  // Argument locations carry the names too (--mlir-print-debuginfo).
+  for (auto [i, dataName] : llvm::enumerate(dataNames))
+    entry->getArgument(i).setLoc(loc(dataName));
+  for (auto [i, param] : llvm::enumerate(parameters))
+    entry->getArgument(data.size() + i).setLoc(loc(param.name));
+  b.setInsertionPointToStart(entry);
+  // Quantized weights are used through their f32 view, which the
+  // contractions and the embedding read from the blocks.
+  SmallVector<Value> weights;
+  for (auto [i, param] : llvm::enumerate(parameters)) {
+    Value arg = entry->getArgument(data.size() + i);
+    if (param.type.getElementType().isInteger(8)) {
+      int64_t rows = param.type.getDimSize(0);
+      int64_t width = param.type.getDimSize(1) * kQuantBlockSize;
+      arg = DequantizeOp::create(b, loc(param.name), tensorOf({rows, width}),
+                                 arg, *format);
+    }
+    weights.push_back(arg);
+  }
+  bindWeights(weights);
+  return func;
+}
+
+Value CausalLMBuilder::nonNegativeIndex(Location l, Value value,
+                                        const Twine &message) {
+  check(l,
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, value,
+                              arith::ConstantIntOp::create(b, l, i64, 0)),
+        message);
+  return arith::IndexCastOp::create(b, l, b.getIndexType(), value);
+}
+
+Value CausalLMBuilder::stack(Value tokens, Value batch, Value seq, Value start,
+                             Cache &cache) {
+  Value x = embed(tokens, batch, seq, start);
+  for (int64_t l = 0; l < shape.numLayers; ++l)
+    x = layer(x, l, batch, seq, cache);
+  return x;
+}
+
+Value CausalLMBuilder::lastLogits(Value x, Value batch, Value seq) {
+  Location l = loc("lm_head");
+  Value last = arith::SubIOp::create(b, l, seq, constIndex(1));
+  Value xl = tensor::ExtractSliceOp::create(
+      b, l, tensorOf({kDyn, shape.hidden}),
+      unflatten(l, x, batch, seq, shape.hidden),
+      ArrayRef<OpFoldResult>{b.getIndexAttr(0), last, b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{batch, b.getIndexAttr(1),
+                             b.getIndexAttr(shape.hidden)},
+      ArrayRef<OpFoldResult>(SmallVector<OpFoldResult>(3, b.getIndexAttr(1))));
+  return head(xl);
+}
+
+std::pair<Value, Value> CausalLMBuilder::promptDims(Value tokens) {
+  Location l = loc("prompt");
+  Value batch = dim(tokens, 0), seq = dim(tokens, 1);
+  check(l,
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, seq,
+                              constIndex(0)),
+        "the prompt is empty (sequence length 0)");
+  return {batch, seq};
+}
+
+std::pair<Value, Value> CausalLMBuilder::prefill(Value tokens) {
+  auto [batch, seq] = promptDims(tokens);
+  Location l = loc("kv_cache");
+  check(l,
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule, seq,
+                              constIndex(shape.cacheLength)),
+        "the prompt is longer than the KV cache (" + Twine(shape.cacheLength) +
+            " positions)");
+  Cache cache;
+  cache.mode = CacheMode::Prefill;
+  cache.tensor = tensor::EmptyOp::create(b, l, cacheType(), ValueRange{batch});
+  Value x = stack(tokens, batch, seq, constIndex(0), cache);
+  return {lastLogits(x, batch, seq), cache.tensor};
+}
+
+std::pair<Value, Value> CausalLMBuilder::decode(Value token, Value pos,
+                                                Value cacheTensor) {
+  Location l = loc("kv_cache");
+  Value batch = dim(token, 0);
+  check(l,
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, batch,
+                              dim(cacheTensor, 2)),
+        "the batch of the tokens differs from the cache's");
+  check(l,
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, pos,
+                              constIndex(shape.cacheLength)),
+        "decode position outside the KV cache (" + Twine(shape.cacheLength) +
+            " positions)");
+  Cache cache{CacheMode::Decode, cacheTensor, pos};
+  Value x = stack(token, batch, constIndex(1), pos, cache);
+  return {lastLogits(x, batch, constIndex(1)), cache.tensor};
+}
+
+Value CausalLMBuilder::argmax(Value logits) {
+  // Greedy choice: argmax over the last dim of logits [B, V], the first
+  // index on ties (as torch.argmax): ids [B, 1].
+  Location l = loc("argmax");
+  Value batch = dim(logits, 0);
+  auto fill = [&](Type type, TypedAttr value) {
+    Value init = tensor::EmptyOp::create(b, l, tensorOf({kDyn}, type),
+                                         ValueRange{batch});
+    Value c = arith::ConstantOp::create(b, l, value);
+    return linalg::FillOp::create(b, l, c, init).getResult(0);
+  };
+  Value best =
+      fill(f32, b.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+  Value ids = fill(i64, b.getI64IntegerAttr(0));
+  MLIRContext *ctx = b.getContext();
+  AffineMap rows = AffineMap::getMultiDimIdentityMap(2, ctx);
+  AffineMap row = AffineMap::get(2, 0, {getAffineDimExpr(0, ctx)}, ctx);
+  auto generic = linalg::GenericOp::create(
+      b, l, TypeRange{best.getType(), ids.getType()}, ValueRange{logits},
+      ValueRange{best, ids}, ArrayRef<AffineMap>{rows, row, row},
+      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                    utils::IteratorType::reduction},
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value j = linalg::IndexOp::create(nb, nl, 1);
+        Value id = arith::IndexCastOp::create(nb, nl, i64, j);
+        Value greater = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OGT,
+                                              args[0], args[1]);
+        Value newBest =
+            arith::SelectOp::create(nb, nl, greater, args[0], args[1]);
+        Value newId = arith::SelectOp::create(nb, nl, greater, id, args[2]);
+        linalg::YieldOp::create(nb, nl, ValueRange{newBest, newId});
+      });
+  return tensor::ExpandShapeOp::create(
+      b, l, tensorOf({kDyn, 1}, i64), generic.getResult(1),
+      SmallVector<ReassociationIndices>{{0, 1}},
+      ArrayRef<OpFoldResult>{batch, b.getIndexAttr(1)});
+}
+
+void CausalLMBuilder::buildForward() {
+  RankedTensorType tokens = tensorOf({kDyn, kDyn}, i64);
+  func::FuncOp func = createFunction("forward", {tokens}, {"tokens"},
+                                     {tensorOf({kDyn, kDyn, shape.vocab})});
+  Value ids = func.getArgument(0);
+  auto [batch, seq] = promptDims(ids);
+  Cache none;
+  Value x = stack(ids, batch, seq, constIndex(0), none);
+  func::ReturnOp::create(
+      b, loc("forward"),
+      unflatten(loc("lm_head"), head(x), batch, seq, shape.vocab));
+  b.setInsertionPointAfter(func);
+}
+
+void CausalLMBuilder::buildPrefill() {
+  func::FuncOp func =
+      createFunction("prefill", {tensorOf({kDyn, kDyn}, i64)}, {"tokens"},
+                     {tensorOf({kDyn, shape.vocab}), cacheType()});
+  auto [logits, cache] = prefill(func.getArgument(0));
+  func::ReturnOp::create(b, loc("prefill"), ValueRange{logits, cache});
+  b.setInsertionPointAfter(func);
+}
+
+void CausalLMBuilder::buildDecode() {
+  func::FuncOp func =
+      createFunction("decode", {tensorOf({kDyn, 1}, i64), i64, cacheType()},
+                     {"tokens", "pos", "kv_cache"},
+                     {tensorOf({kDyn, shape.vocab}), cacheType()});
+  // The step writes the cache in place and returns it uncopied.
+  func.setArgAttr(2, "transformer.in_place", b.getUnitAttr());
+  Location l = loc("decode");
+  Value index =
+      nonNegativeIndex(l, func.getArgument(1), "negative decode position");
+  auto [logits, cache] =
+      decode(func.getArgument(0), index, func.getArgument(2));
+  func::ReturnOp::create(b, l, ValueRange{logits, cache});
+  b.setInsertionPointAfter(func);
+}
+
+void CausalLMBuilder::buildGenerate() {
+  RankedTensorType ids = tensorOf({kDyn, kDyn}, i64);
+  func::FuncOp func =
+      createFunction("generate", {ids, i64}, {"prompt", "steps"}, {ids});
+  Location l = loc("generate");
+  Value prompt = func.getArgument(0);
+  Value steps =
+      nonNegativeIndex(l, func.getArgument(1), "negative number of steps");
+  Value batch = dim(prompt, 0), seq = dim(prompt, 1);
+  Value total = arith::AddIOp::create(b, l, seq, steps);
+  check(l,
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule, total,
+                              constIndex(shape.cacheLength)),
+        "prompt plus steps exceed the KV cache (" + Twine(shape.cacheLength) +
+            " positions)");
+  auto [logits, cache] = prefill(prompt);
+  Value first = argmax(logits);
+  Value out = tensor::EmptyOp::create(b, l, ids, ValueRange{batch, total});
+  SmallVector<OpFoldResult> ones(2, b.getIndexAttr(1));
+  out = tensor::InsertSliceOp::create(
+      b, l, prompt, out,
+      ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{batch, seq}, ones);
+  // Step i writes token i at seq + i and, but for the last, computes
+  // token i + 1 from it.
+  auto loop = scf::ForOp::create(
+      b, l, constIndex(0), steps, constIndex(1), ValueRange{out, cache, first},
+      [&](OpBuilder &body, Location, Value i, ValueRange state) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(body.getInsertionBlock(), body.getInsertionPoint());
+        Value pos = arith::AddIOp::create(b, l, seq, i);
+        Value written = tensor::InsertSliceOp::create(
+            b, l, state[2], state[0],
+            ArrayRef<OpFoldResult>{b.getIndexAttr(0), pos},
+            ArrayRef<OpFoldResult>{batch, b.getIndexAttr(1)}, ones);
+        Value next = arith::AddIOp::create(b, l, i, constIndex(1));
+        Value more =
+            arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, next, steps);
+        auto step = scf::IfOp::create(
+            b, l, TypeRange{state[1].getType(), state[2].getType()}, more,
+            /*withElseRegion=*/true);
+        b.setInsertionPointToStart(step.thenBlock());
+        auto [stepLogits, stepCache] = decode(state[2], pos, state[1]);
+        scf::YieldOp::create(b, l, ValueRange{stepCache, argmax(stepLogits)});
+        b.setInsertionPointToStart(step.elseBlock());
+        scf::YieldOp::create(b, l, ValueRange{state[1], state[2]});
+        b.setInsertionPointAfter(step);
+        scf::YieldOp::create(
+            b, l, ValueRange{written, step.getResult(0), step.getResult(1)});
+      });
+  func::ReturnOp::create(b, l, loop.getResult(0));
+  b.setInsertionPointAfter(func);
+}
