@@ -1,5 +1,4 @@
-//===- CausalLMBuilder.h - What every decoder-only importer shares -*- C++
-//-*-===//
+//===- CausalLMBuilder.h - What decoder-only importers share ---*- C++ -*-===//
 //
 // The four functions of an imported causal language model (@forward,
 // @prefill, @decode, @generate; docs/gpt2.md) are the same for every model

@@ -28,15 +28,26 @@ inline bool isAbsent(const llvm::json::Object &config, llvm::StringRef key) {
   return !value || value->kind() == llvm::json::Value::Null;
 }
 
-/// A required positive integer key.
+/// The largest size a config may give (widths, vocabularies, positions):
+/// far above any published model, and low enough that products of two
+/// sizes fit in 64 bits.
+constexpr int64_t kMaxConfigSize = int64_t(1) << 24;
+/// The most layers a config may give (each is a few hundred ops).
+constexpr int64_t kMaxConfigLayers = 1024;
+
+/// A required positive integer key, at most `max`.
 inline llvm::Error readPositive(const llvm::json::Object &config,
-                                llvm::StringRef key, int64_t &out) {
+                                llvm::StringRef key, int64_t &out,
+                                int64_t max = kMaxConfigSize) {
   const llvm::json::Value *value = config.get(key);
   if (!value)
     return keyError(key, "missing");
   std::optional<int64_t> number = value->getAsInteger();
   if (!number || *number <= 0)
     return keyError(key, "must be a positive integer");
+  if (*number > max)
+    return keyError(key, llvm::Twine(*number) + " is too large (at most " +
+                             llvm::Twine(max) + ")");
   out = *number;
   return llvm::Error::success();
 }
@@ -51,6 +62,20 @@ inline llvm::Error readPositiveNumber(const llvm::json::Object &config,
   if (!number || !(*number > 0) || !std::isfinite(*number))
     return keyError(key, "must be a positive number");
   out = *number;
+  return llvm::Error::success();
+}
+
+/// A positive number that stays positive and finite as an f32 (an
+/// epsilon, which the module holds as an f32 attribute).
+inline llvm::Error readPositiveF32(const llvm::json::Object &config,
+                                   llvm::StringRef key, double &out) {
+  double value = out;
+  if (llvm::Error err = readPositiveNumber(config, key, value))
+    return err;
+  float narrowed = static_cast<float>(value);
+  if (!(narrowed > 0) || !std::isfinite(narrowed))
+    return keyError(key, "must be a positive number within f32's range");
+  out = value;
   return llvm::Error::success();
 }
 

@@ -27,8 +27,10 @@ llvm::Expected<GPT2Config>
 models::parseGPT2Config(const llvm::json::Object &config,
                         const ImportOptions &options) {
   GPT2Config cfg;
-  for (auto [key, field] : {std::pair{"n_layer", &cfg.numLayers},
-                            {"n_head", &cfg.numHeads},
+  if (llvm::Error err =
+          readPositive(config, "n_layer", cfg.numLayers, kMaxConfigLayers))
+    return std::move(err);
+  for (auto [key, field] : {std::pair{"n_head", &cfg.numHeads},
                             {"n_embd", &cfg.embedDim},
                             {"vocab_size", &cfg.vocabSize},
                             {"n_positions", &cfg.maxPositions}})
@@ -40,16 +42,12 @@ models::parseGPT2Config(const llvm::json::Object &config,
                                   llvm::Twine(cfg.numHeads) + ")");
   // Keys with GPT2Config's defaults.
   cfg.innerDim = 4 * cfg.embedDim;
-  if (const llvm::json::Value *inner = config.get("n_inner");
-      inner && inner->kind() != llvm::json::Value::Null)
+  if (!isAbsent(config, "n_inner"))
     if (llvm::Error err = readPositive(config, "n_inner", cfg.innerDim))
       return std::move(err);
-  if (const llvm::json::Value *eps = config.get("layer_norm_epsilon")) {
-    std::optional<double> value = eps->getAsNumber();
-    if (!value || !(*value > 0))
-      return keyError("layer_norm_epsilon", "must be a positive number");
-    cfg.layerNormEpsilon = *value;
-  }
+  if (llvm::Error err =
+          readPositiveF32(config, "layer_norm_epsilon", cfg.layerNormEpsilon))
+    return std::move(err);
   if (const llvm::json::Value *act = config.get("activation_function")) {
     std::optional<llvm::StringRef> name = act->getAsString();
     if (name && (*name == "gelu_new" || *name == "gelu_pytorch_tanh"))
@@ -61,12 +59,8 @@ models::parseGPT2Config(const llvm::json::Object &config,
                       "unsupported value (supported: \"gelu_new\", "
                       "\"gelu_pytorch_tanh\", \"gelu\")");
   }
-  if (const llvm::json::Value *tie = config.get("tie_word_embeddings")) {
-    std::optional<bool> value = tie->getAsBoolean();
-    if (!value)
-      return keyError("tie_word_embeddings", "must be true or false");
-    cfg.tiedLMHead = *value;
-  }
+  if (llvm::Error err = readBool(config, "tie_word_embeddings", cfg.tiedLMHead))
+    return std::move(err);
   // Variants the builder does not implement.
   for (llvm::StringRef key :
        {"scale_attn_by_inverse_layer_idx", "add_cross_attention"})

@@ -42,6 +42,8 @@ public:
 private:
   const LlamaConfig &cfg;
   Value embedTokens, finalNorm, lmHead;
+  /// The rotary embedding's inverse frequencies, one constant per function.
+  Value ropeTable;
   SmallVector<LayerWeights> layers;
 
   static CausalLMShape shapeOf(const LlamaConfig &cfg) {
@@ -118,6 +120,12 @@ private:
     }
     finalNorm = take();
     lmHead = cfg.tiedLMHead ? embedTokens : take();
+    auto tableType = RankedTensorType::get(
+        {static_cast<int64_t>(cfg.ropeInverseFrequencies.size())}, f32);
+    ropeTable = arith::ConstantOp::create(
+        b, loc("rotary_emb"),
+        DenseElementsAttr::get(tableType,
+                               ArrayRef<float>(cfg.ropeInverseFrequencies)));
   }
 
   /// x @ w^T (+ bias) on rows x [N, in] with an nn.Linear weight [out, in].
@@ -138,13 +146,7 @@ private:
   /// The rotary embedding of heads [B, H, S, hd] at positions start ..:
   /// rotate-half pairs, the config's inverse frequencies.
   Value rope(Location l, Value heads, Value start) {
-    auto tableType = RankedTensorType::get(
-        {static_cast<int64_t>(cfg.ropeInverseFrequencies.size())}, f32);
-    Value table = arith::ConstantOp::create(
-        b, l,
-        DenseElementsAttr::get(tableType,
-                               ArrayRef<float>(cfg.ropeInverseFrequencies)));
-    return RopeOp::create(b, l, heads.getType(), heads, start, table,
+    return RopeOp::create(b, l, heads.getType(), heads, start, ropeTable,
                           APFloat(10000.0f), /*rotate_half=*/true);
   }
 

@@ -12,6 +12,8 @@
 
 #include "Transformer/Models/Models.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -54,9 +56,10 @@ llvm::Error applyRopeScaling(const llvm::json::Object &config,
   const llvm::json::Object *scaling = config.get("rope_scaling")->getAsObject();
   if (!scaling)
     return keyError("rope_scaling", "must be null or an object");
-  const llvm::json::Value *typeValue = scaling->get("rope_type");
+  // Hugging Face copies a legacy `type` over `rope_type`.
+  const llvm::json::Value *typeValue = scaling->get("type");
   if (!typeValue)
-    typeValue = scaling->get("type");
+    typeValue = scaling->get("rope_type");
   std::optional<StringRef> type =
       typeValue ? typeValue->getAsString() : std::nullopt;
   if (!type)
@@ -68,7 +71,7 @@ llvm::Error applyRopeScaling(const llvm::json::Object &config,
     if (!factor)
       return factor.takeError();
     for (float &f : inv)
-      f = static_cast<float>(f / *factor);
+      f /= static_cast<float>(*factor);
     return llvm::Error::success();
   }
   if (*type != "llama3")
@@ -93,17 +96,21 @@ llvm::Error applyRopeScaling(const llvm::json::Object &config,
   if (!(high > low))
     return keyError("rope_scaling", "'high_freq_factor' must be greater than "
                                     "'low_freq_factor'");
-  double lowWavelen = original / low, highWavelen = original / high;
+  // In float32, step by step, as torch evaluates Hugging Face's
+  // expressions (the config's numbers rounded to f32 where they meet a
+  // tensor).
+  auto f32 = [](double v) { return static_cast<float>(v); };
+  float lowWavelen = f32(original / low), highWavelen = f32(original / high);
   for (float &f : inv) {
-    double wavelen = 2 * M_PI / f;
+    float wavelen = f32(2 * llvm::numbers::pi) / f;
     if (wavelen < highWavelen)
       continue;
     if (wavelen > lowWavelen) {
-      f = static_cast<float>(f / factor);
+      f /= f32(factor);
       continue;
     }
-    double smooth = (original / wavelen - low) / (high - low);
-    f = static_cast<float>((1 - smooth) * f / factor + smooth * f);
+    float smooth = (f32(original) / wavelen - f32(low)) / f32(high - low);
+    f = (1 - smooth) * f / f32(factor) + smooth * f;
   }
   return llvm::Error::success();
 }
@@ -137,8 +144,10 @@ models::parseLlamaConfig(const llvm::json::Object &config,
                          const ImportOptions &options) {
   LlamaConfig cfg;
   cfg.modelType = config.getString("model_type").value_or("").str();
-  for (auto [key, field] : {std::pair{"num_hidden_layers", &cfg.numLayers},
-                            {"hidden_size", &cfg.hiddenSize},
+  if (llvm::Error err = readPositive(config, "num_hidden_layers", cfg.numLayers,
+                                     kMaxConfigLayers))
+    return std::move(err);
+  for (auto [key, field] : {std::pair{"hidden_size", &cfg.hiddenSize},
                             {"num_attention_heads", &cfg.numHeads},
                             {"intermediate_size", &cfg.intermediateSize},
                             {"vocab_size", &cfg.vocabSize},
@@ -181,7 +190,7 @@ models::parseLlamaConfig(const llvm::json::Object &config,
                           " (supported: \"silu\")");
   }
   if (llvm::Error err =
-          readPositiveNumber(config, "rms_norm_eps", cfg.rmsNormEpsilon))
+          readPositiveF32(config, "rms_norm_eps", cfg.rmsNormEpsilon))
     return std::move(err);
   double theta = 10000.0;
   if (llvm::Error err = readPositiveNumber(config, "rope_theta", theta))
@@ -189,6 +198,12 @@ models::parseLlamaConfig(const llvm::json::Object &config,
   cfg.ropeInverseFrequencies = defaultInverseFrequencies(theta, cfg.headDim);
   if (llvm::Error err = applyRopeScaling(config, cfg.ropeInverseFrequencies))
     return std::move(err);
+  // An extreme base or factor would make angles of inf or 0 * inf: NaN.
+  for (float f : cfg.ropeInverseFrequencies)
+    if (!(f > 0) || !std::isfinite(f))
+      return keyError(isAbsent(config, "rope_scaling") ? "rope_theta"
+                                                       : "rope_scaling",
+                      "gives inverse frequencies outside f32's range");
   if (llvm::Error err = readBool(config, "tie_word_embeddings", cfg.tiedLMHead))
     return std::move(err);
 

@@ -47,3 +47,11 @@
 // MAXSEQ: Error: {{.*}}.json: --max-seq=9 is outside [1, n_positions = 8]
 // RUN: %exit-status 1 transformer-translate --import-hf-config %t.nonexistent.json 2>&1 | FileCheck %s --check-prefix=NOFILE
 // NOFILE: {{.*}}nonexistent.json{{.*}}
+
+// An epsilon outside f32's range; more layers than any model has.
+// RUN: echo '{"model_type": "gpt2", "n_layer": 2, "n_head": 4, "n_embd": 64, "vocab_size": 10, "n_positions": 8, "layer_norm_epsilon": 1e39}' > %t.json
+// RUN: %exit-status 1 transformer-translate --import-hf-config %t.json 2>&1 | FileCheck %s --check-prefix=EPSF32 --match-full-lines
+// EPSF32: Error: {{.*}}.json: config key 'layer_norm_epsilon': must be a positive number within f32's range
+// RUN: echo '{"model_type": "gpt2", "n_layer": 5000, "n_head": 4, "n_embd": 64, "vocab_size": 10, "n_positions": 8}' > %t.json
+// RUN: %exit-status 1 transformer-translate --import-hf-config %t.json 2>&1 | FileCheck %s --check-prefix=NLAYER --match-full-lines
+// NLAYER: Error: {{.*}}.json: config key 'n_layer': 5000 is too large (at most 1024)

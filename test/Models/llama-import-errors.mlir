@@ -61,6 +61,27 @@
 // RUN: %exit-status 1 transformer-translate --import-hf-config %t.json 2>&1 | FileCheck %s --check-prefix=TIE --match-full-lines
 // TIE: Error: {{.*}}.json: config key 'tie_word_embeddings': must be true or false
 
+// Sizes beyond any model (which would exhaust memory or overflow), an
+// epsilon outside f32's range, a rope base that makes infinite frequencies.
+// RUN: echo '{"model_type": "llama", "num_hidden_layers": 100000000, "hidden_size": 64, "num_attention_heads": 4, "intermediate_size": 96, "vocab_size": 10, "max_position_embeddings": 16}' > %t.json
+// RUN: %exit-status 1 transformer-translate --import-hf-config %t.json 2>&1 | FileCheck %s --check-prefix=LAYERS --match-full-lines
+// LAYERS: Error: {{.*}}.json: config key 'num_hidden_layers': 100000000 is too large (at most 1024)
+// RUN: echo '{"model_type": "llama", "num_hidden_layers": 1, "hidden_size": 64, "num_attention_heads": 4611686018427387904, "head_dim": 4, "intermediate_size": 96, "vocab_size": 10, "max_position_embeddings": 16}' > %t.json
+// RUN: %exit-status 1 transformer-translate --import-hf-config %t.json 2>&1 | FileCheck %s --check-prefix=HEADS --match-full-lines
+// HEADS: Error: {{.*}}.json: config key 'num_attention_heads': 4611686018427387904 is too large (at most 16777216)
+// RUN: echo '{"model_type": "llama", "num_hidden_layers": 1, "hidden_size": 64, "num_attention_heads": 4, "head_dim": 1000000000000, "intermediate_size": 96, "vocab_size": 10, "max_position_embeddings": 16}' > %t.json
+// RUN: %exit-status 1 transformer-translate --import-hf-config %t.json 2>&1 | FileCheck %s --check-prefix=HUGEHEAD --match-full-lines
+// HUGEHEAD: Error: {{.*}}.json: config key 'head_dim': 1000000000000 is too large (at most 16777216)
+// RUN: echo '{"model_type": "llama", "num_hidden_layers": 1, "hidden_size": 64, "num_attention_heads": 4, "intermediate_size": 96, "vocab_size": 10, "max_position_embeddings": 16, "rms_norm_eps": 1e39}' > %t.json
+// RUN: %exit-status 1 transformer-translate --import-hf-config %t.json 2>&1 | FileCheck %s --check-prefix=EPSF32 --match-full-lines
+// EPSF32: Error: {{.*}}.json: config key 'rms_norm_eps': must be a positive number within f32's range
+// RUN: echo '{"model_type": "llama", "num_hidden_layers": 1, "hidden_size": 64, "num_attention_heads": 4, "intermediate_size": 96, "vocab_size": 10, "max_position_embeddings": 16, "rope_theta": 1e-300}' > %t.json
+// RUN: %exit-status 1 transformer-translate --import-hf-config %t.json 2>&1 | FileCheck %s --check-prefix=THETA --match-full-lines
+// THETA: Error: {{.*}}.json: config key 'rope_theta': gives inverse frequencies outside f32's range
+// RUN: echo '{"model_type": "llama", "num_hidden_layers": 1, "hidden_size": 64, "num_attention_heads": 4, "intermediate_size": 96, "vocab_size": 10, "max_position_embeddings": 16, "rope_scaling": {"rope_type": "linear", "factor": 1e-40}}' > %t.json
+// RUN: %exit-status 1 transformer-translate --import-hf-config %t.json 2>&1 | FileCheck %s --check-prefix=TINYFACTOR --match-full-lines
+// TINYFACTOR: Error: {{.*}}.json: config key 'rope_scaling': gives inverse frequencies outside f32's range
+
 // Block-quantized weights: intermediate_size 96 is three blocks, 80 is not.
 // RUN: transformer-translate --import-hf-config %t.ok.json --weight-type=q8_0 -o %t.q8.mlir
 // RUN: echo '{"model_type": "llama", "num_hidden_layers": 1, "hidden_size": 64, "num_attention_heads": 4, "intermediate_size": 80, "vocab_size": 10, "max_position_embeddings": 16}' > %t.json

@@ -14,6 +14,10 @@
 // RUN: transformer-translate --import-hf-config %t.llama3.json | FileCheck %s --check-prefix=LLAMA3
 // RUN: echo '{"model_type": "mistral", "num_hidden_layers": 1, "hidden_size": 64, "num_attention_heads": 4, "num_key_value_heads": 1, "intermediate_size": 96, "vocab_size": 10, "max_position_embeddings": 64, "sliding_window": 8}' > %t.mistral.json
 // RUN: transformer-translate --import-hf-config %t.mistral.json | FileCheck %s --check-prefix=MISTRAL
+// Without the key, MistralConfig's default window of 4096 applies (it hides
+// keys once the model has more positions than that).
+// RUN: echo '{"model_type": "mistral", "num_hidden_layers": 1, "hidden_size": 64, "num_attention_heads": 4, "num_key_value_heads": 1, "intermediate_size": 96, "vocab_size": 10, "max_position_embeddings": 8192}' > %t.mistral-default.json
+// RUN: transformer-translate --import-hf-config %t.mistral-default.json --max-seq=64 | FileCheck %s --check-prefix=MISTRAL-DEFAULT
 
 // CHECK-LABEL: func.func @forward(%{{.*}}: tensor<?x?xi64>,
 // CHECK-SAME: tensor<10x64xf32> {transformer.parameter = "model.embed_tokens.weight"}
@@ -40,15 +44,16 @@
 // CHECK-LABEL: func.func @decode(
 // CHECK-SAME: %{{.*}}: tensor<?x1xi64>, %[[POS:[a-z0-9]+]]: i64, %[[CACHE:[a-z0-9]+]]: tensor<1x2x?x2x16x16xf32> {transformer.in_place},
 // CHECK-SAME: %[[EMBED:[a-z0-9]+]]: tensor<10x64xf32> {transformer.parameter = "model.embed_tokens.weight"}
+// The inverse frequencies of rope_theta 1e6, once per function.
+// CHECK: %[[FREQS:.*]] = arith.constant dense<[1.000000e+00, 0.177827939, 0.0316227786, 0.00562341325, 1.000000e-03, 1.7782794E-4, 3.16227743E-5, 5.62341347E-6]> : tensor<8xf32>
 // CHECK: cf.assert %{{.*}}, "qwen2: negative decode position"
 // CHECK: %[[P:.*]] = arith.index_cast %[[POS]] : i64 to index
 // CHECK: transformer.embedding %{{.*}}, %[[EMBED]]
 // CHECK: %[[X:.*]] = transformer.rms_norm %{{.*}}, %{{.*}} {epsilon = 9.99999974E-6 : f32}
 // CHECK: %[[Q:.*]] = transformer.matmul %[[X]], %{{.*}} {transpose_b} : tensor<?x64xf32>, tensor<64x64xf32> -> tensor<?x64xf32>
 // CHECK: transformer.add %[[Q]], %{{.*}} : tensor<?x64xf32>, tensor<64xf32>
-// CHECK: %[[FREQS:.*]] = arith.constant dense<[1.000000e+00, 0.177827939, 0.0316227786, 0.00562341325, 1.000000e-03, 1.7782794E-4, 3.16227743E-5, 5.62341347E-6]> : tensor<8xf32>
 // CHECK: transformer.rope %{{.*}} at %[[P]] freqs(%[[FREQS]] : tensor<8xf32>) {rotate_half} : tensor<?x4x?x16xf32>
-// CHECK: transformer.rope %{{.*}} at %[[P]] freqs(%{{.*}} : tensor<8xf32>) {rotate_half} : tensor<?x2x?x16xf32>
+// CHECK: transformer.rope %{{.*}} at %[[P]] freqs(%[[FREQS]] : tensor<8xf32>) {rotate_half} : tensor<?x2x?x16xf32>
 // CHECK: %[[C1:.*]] = tensor.insert_slice %{{.*}} into %[[CACHE]][0, 0, 0, 0, %[[P]], 0]
 // CHECK: %[[C2:.*]] = tensor.insert_slice %{{.*}} into %[[C1]][0, 1, 0, 0, %[[P]], 0]
 // CHECK: %[[K:.*]] = tensor.extract_slice %[[C2]][0, 0, 0, 0, 0, 0]
@@ -69,7 +74,11 @@
 // LLAMA3-SAME: {transformer.parameter = "lm_head.weight"}
 // theta = 500000: 1, 0.194, 0.0376 and 0.00729 have wavelengths under
 // 8192 / 4 and stay; 0.00141 (wavelength 4443) is interpolated (smooth
-// 0.281: 5.25e-4); 2.74e-4, 5.32e-5 and 1.03e-5 are divided by 8.
-// LLAMA3: arith.constant dense<[1.000000e+00, 0.193922758, 0.0376060307, 0.00729266508, 5.2484608E-4, 3.42810235E-5, 6.64786967E-6, 1.28917316E-6]> : tensor<8xf32>
+// 0.281: 5.25e-4); 2.74e-4, 5.32e-5 and 1.03e-5 are divided by 8. Every
+// entry is the float32 that torch computes with Hugging Face's
+// _compute_llama3_parameters.
+// LLAMA3: arith.constant dense<[1.000000e+00, 0.193922758, 0.0376060307, 0.00729266508, 5.248460e-04, 3.42810235E-5, 6.64786967E-6, 1.28917316E-6]> : tensor<8xf32>
 
 // MISTRAL: transformer.attention %{{.*}}, %{{.*}}, %{{.*}} {causal, window = 8 : i64} : tensor<?x4x?x16xf32>, tensor<?x1x?x16xf32>, tensor<?x1x?x16xf32> -> tensor<?x4x?x16xf32>
+
+// MISTRAL-DEFAULT: transformer.attention %{{.*}}, %{{.*}}, %{{.*}} {causal, window = 4096 : i64}

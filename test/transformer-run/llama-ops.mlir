@@ -11,6 +11,7 @@
 // CHECK: PASS @gqa_decode_dynamic: result[0] 2x6x1x16
 // CHECK: PASS @gqa_dynamic_heads: result[0] 1x6x9x8
 // CHECK: PASS @gqa_prefill: result[0] 1x8x70x16
+// CHECK: PASS @gqa_prefill_batched: result[0] 2x4x20x8
 // CHECK: PASS @gqa_window: result[0] 1x4x40x8
 // CHECK: PASS @mqa_masked: result[0] 2x4x5x8
 // CHECK: PASS @rms_norm: result[0] 2x3x64
@@ -158,4 +159,15 @@ func.func @gqa_window(%q: tensor<1x4x40x8xf32>, %k: tensor<1x2x40x8xf32>, %v: te
 func.func @mqa_masked(%q: tensor<2x4x5x8xf32>, %k: tensor<2x1x7x8xf32>, %v: tensor<2x1x7x8xf32>, %m: tensor<2x1x5x7xf32>) -> tensor<2x4x5x8xf32> {
   %o = transformer.attention %q, %k, %v mask(%m : tensor<2x1x5x7xf32>) : tensor<2x4x5x8xf32>, tensor<2x1x7x8xf32>, tensor<2x1x7x8xf32> -> tensor<2x4x5x8xf32>
   return %o : tensor<2x4x5x8xf32>
+}
+
+// The prefill kernel (more than 16 queries) with a batch of 2: query head
+// (b, h) reads key/value head (b, h / 2) of the collapsed [B*H] view.
+// PY: def case_gqa_prefill_batched(rng):
+// PY:     q = rng.standard_normal((2, 4, 20, 8), np.float32)
+// PY:     k, v = rng.standard_normal((2, 2, 2, 20, 8), np.float32)
+// PY:     return [q, k, v], [ref.attention(q, k, v, causal=True)]
+func.func @gqa_prefill_batched(%q: tensor<2x4x20x8xf32>, %k: tensor<2x2x20x8xf32>, %v: tensor<2x2x20x8xf32>) -> tensor<2x4x20x8xf32> {
+  %o = transformer.attention %q, %k, %v {causal} : tensor<2x4x20x8xf32>, tensor<2x2x20x8xf32>, tensor<2x2x20x8xf32> -> tensor<2x4x20x8xf32>
+  return %o : tensor<2x4x20x8xf32>
 }

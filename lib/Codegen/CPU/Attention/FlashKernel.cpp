@@ -407,8 +407,9 @@ func::FuncOp transformer::buildFlashKernel(OpBuilder &b, Location loc,
   kr.sk = e.dim(kr.k, 1);
   kr.dv = e.dim(kr.v, 2);
   kr.off = e.sub(kr.sk, kr.sq);
-  // The operands' heads were checked to divide (max: none at all, none
-  // read).
+  // The caller checked that the key/value heads divide the query heads;
+  // max(., 1) keeps the division defined when there are none (then no
+  // task runs).
   kr.group = e.div(bhCount, e.max(e.dim(kr.k, 0), e.idx(1)));
   if (cfg.hasMask) {
     kr.maskB = e.dim(kr.mask, 0);
