@@ -86,6 +86,31 @@ struct MaskedSoftmaxLowering : OpConversionPattern<MaskedSoftmaxOp> {
   }
 };
 
+/// The maps and iterators of a normalisation over the last of `rank` dims:
+/// the element, its row, its column (a gamma or beta); all loops parallel,
+/// or the last a reduction.
+struct RowNormMaps {
+  RowNormMaps(MLIRContext *ctx, int64_t rank)
+      : identity(AffineMap::getMultiDimIdentityMap(rank, ctx)),
+        rows(rowMap(ctx, rank)),
+        lastDim(AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx), ctx)),
+        parallel(rank, utils::IteratorType::parallel), reduceLast(parallel) {
+    reduceLast.back() = utils::IteratorType::reduction;
+  }
+  AffineMap identity, rows, lastDim;
+  SmallVector<utils::IteratorType> parallel, reduceLast;
+};
+
+/// Checks at run time that the rank-1 `param` (gamma, beta) of `opName`
+/// has the input's last dimension `d`.
+void assertParamSize(OpBuilder &b, Location loc, StringRef opName,
+                     StringRef name, Value param, OpFoldResult d) {
+  assertEqualSizes(b, loc, dimSize(b, loc, param, 0), d,
+                   "transformer." + opName + ": the size of " + name +
+                       " differs from the last dimension of the input",
+                   name, "D");
+}
+
 /// (x - mean) * rsqrt(var + eps) * gamma + beta, with the biased variance.
 struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -103,23 +128,12 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
     for (auto [name, param] :
          {std::pair<StringRef, Value>{"gamma", adaptor.getGamma()},
           {"beta", adaptor.getBeta()}})
-      assertEqualSizes(rewriter, loc, dimSize(rewriter, loc, param, 0),
-                       sizes.back(),
-                       "transformer.layer_norm: the size of " + name +
-                           " differs from the last dimension of the input",
-                       name, "D");
+      assertParamSize(rewriter, loc, "layer_norm", name, param, sizes.back());
 
     Value count = toF32(rewriter, loc, sizes.back());
     Value epsilon =
         arith::ConstantOp::create(rewriter, loc, op.getEpsilonAttr());
-    AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
-    AffineMap rows = rowMap(ctx, rank);
-    AffineMap lastDim =
-        AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx), ctx);
-    SmallVector<utils::IteratorType> parallel(rank,
-                                              utils::IteratorType::parallel);
-    SmallVector<utils::IteratorType> reduceLast(parallel);
-    reduceLast.back() = utils::IteratorType::reduction;
+    RowNormMaps m(ctx, rank);
     auto add = [](OpBuilder &b, Location loc, ValueRange in, Value acc) {
       return arith::AddFOp::create(b, loc, in[0], acc).getResult();
     };
@@ -141,7 +155,7 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
     Value sumSq = buildGeneric(
         rewriter, loc,
         filledTensor(rewriter, loc, ArrayRef(sizes).drop_back(), 0.0f),
-        {{x, identity}, {mean, rows}}, rows, reduceLast,
+        {{x, m.identity}, {mean, m.rows}}, m.rows, m.reduceLast,
         [](OpBuilder &b, Location loc, ValueRange in, Value acc) -> Value {
           Value diff = arith::SubFOp::create(b, loc, in[0], in[1]);
           Value sq = arith::MulFOp::create(b, loc, diff, diff);
@@ -150,12 +164,12 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
     Value variance = perRow(sumSq);
     Value result = buildGeneric(
         rewriter, loc, emptyTensor(rewriter, loc, sizes),
-        {{x, identity},
-         {mean, rows},
-         {variance, rows},
-         {adaptor.getGamma(), lastDim},
-         {adaptor.getBeta(), lastDim}},
-        identity, parallel,
+        {{x, m.identity},
+         {mean, m.rows},
+         {variance, m.rows},
+         {adaptor.getGamma(), m.lastDim},
+         {adaptor.getBeta(), m.lastDim}},
+        m.identity, m.parallel,
         [&](OpBuilder &b, Location loc, ValueRange in, Value) -> Value {
           Value centered = arith::SubFOp::create(b, loc, in[0], in[1]);
           Value denom = math::RsqrtOp::create(
@@ -183,37 +197,26 @@ struct RmsNormLowering : OpConversionPattern<RmsNormOp> {
     Value x = adaptor.getInput();
     SmallVector<OpFoldResult> sizes = sizesLikeInput(rewriter, loc, op, x);
     int64_t rank = sizes.size();
-    assertEqualSizes(rewriter, loc,
-                     dimSize(rewriter, loc, adaptor.getGamma(), 0),
-                     sizes.back(),
-                     "transformer.rms_norm: the size of gamma differs from "
-                     "the last dimension of the input",
-                     "gamma", "D");
+    assertParamSize(rewriter, loc, "rms_norm", "gamma", adaptor.getGamma(),
+                    sizes.back());
 
     Value count = toF32(rewriter, loc, sizes.back());
     Value epsilon =
         arith::ConstantOp::create(rewriter, loc, op.getEpsilonAttr());
-    AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
-    AffineMap rows = rowMap(ctx, rank);
-    AffineMap lastDim =
-        AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx), ctx);
-    SmallVector<utils::IteratorType> parallel(rank,
-                                              utils::IteratorType::parallel);
-    SmallVector<utils::IteratorType> reduceLast(parallel);
-    reduceLast.back() = utils::IteratorType::reduction;
+    RowNormMaps m(ctx, rank);
 
     Value sumSq = buildGeneric(
         rewriter, loc,
         filledTensor(rewriter, loc, ArrayRef(sizes).drop_back(), 0.0f),
-        {{x, identity}}, rows, reduceLast,
+        {{x, m.identity}}, m.rows, m.reduceLast,
         [](OpBuilder &b, Location loc, ValueRange in, Value acc) -> Value {
           Value sq = arith::MulFOp::create(b, loc, in[0], in[0]);
           return arith::AddFOp::create(b, loc, acc, sq);
         });
     Value result = buildGeneric(
         rewriter, loc, emptyTensor(rewriter, loc, sizes),
-        {{x, identity}, {sumSq, rows}, {adaptor.getGamma(), lastDim}}, identity,
-        parallel,
+        {{x, m.identity}, {sumSq, m.rows}, {adaptor.getGamma(), m.lastDim}},
+        m.identity, m.parallel,
         [&](OpBuilder &b, Location loc, ValueRange in, Value) -> Value {
           Value meanSq = arith::DivFOp::create(b, loc, in[1], count);
           Value denom = math::RsqrtOp::create(
