@@ -16,12 +16,16 @@
 // CHECK: %[[STALE:.*]] = arith.cmpi ne, %[[LAST]], %[[P64]] : i64
 // CHECK: %[[COPY:.*]] = memref.get_global @[[$CACHE]] : memref<64x96xf32>
 // CHECK: scf.if %[[STALE]] {
-// CHECK:   linalg.transpose ins(%[[IN]] : memref<96x64xf32>) outs(%[[COPY]] : memref<64x96xf32>) permutation = [1, 0]  {transformer.contraction = "transpose"}
+// CHECK:   func.call @[[$TRANSPOSE:__transformer_weight_transpose[_0-9]*]](%[[IN]], %[[COPY]]) : (memref<96x64xf32>, memref<64x96xf32>) -> ()
 // CHECK:   memref.store %[[P64]], %[[KEYBUF]][] : memref<i64>
 // CHECK: }
 // CHECK: %[[T:.*]] = bufferization.to_tensor %[[COPY]] restrict : memref<64x96xf32> to tensor<64x96xf32>
 // CHECK-NOT: linalg.transpose
 // CHECK: return %[[T]], %[[T]]
+// The copy is made by a function of its own, which is never inlined.
+// CHECK: func.func private @[[$TRANSPOSE]](%[[A:.*]]: memref<96x64xf32>, %[[B:.*]]: memref<64x96xf32>) attributes {no_inline, passthrough = ["noinline"]}
+// CHECK-NEXT: linalg.transpose ins(%[[A]] : memref<96x64xf32>) outs(%[[B]] : memref<64x96xf32>) permutation = [1, 0]  {transformer.contraction = "transpose"}
+// CHECK-NEXT: return
 func.func @constant(%x: tensor<128x64xf32>, %w: tensor<96x64xf32> {transformer.constant}) -> (tensor<64x96xf32>, tensor<64x96xf32>) {
   %e = tensor.empty() : tensor<64x96xf32>
   %t = linalg.transpose ins(%w : tensor<96x64xf32>) outs(%e : tensor<64x96xf32>) permutation = [1, 0] {transformer.contraction = "transpose"}
@@ -37,6 +41,38 @@ func.func @constant(%x: tensor<128x64xf32>, %w: tensor<96x64xf32> {transformer.c
 // CHECK: scf.if
 // CHECK: bufferization.to_tensor
 func.func @parameter(%w: tensor<32x16xf32> {transformer.parameter = "h.0.w"}) -> tensor<16x32xf32> {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %t = linalg.transpose ins(%w : tensor<32x16xf32>) outs(%e : tensor<16x32xf32>) permutation = [1, 0] {transformer.contraction = "transpose"}
+  return %t : tensor<16x32xf32>
+}
+
+// -----
+
+// The functions of a module share one copy of a weight bound by name (a
+// model's @prefill and @generate), and the weights of one shape share one
+// transpose function (the layers of a model): two copies, one function.
+// CHECK-COUNT-4: memref.global
+// CHECK-NOT: memref.global
+// CHECK-LABEL: func.func @first(
+// CHECK: memref.get_global @[[$K0:__transformer_weight_cache_key[_0-9]*]]
+// CHECK: memref.get_global @[[$C0:__transformer_weight_cache[_0-9]*]]
+// CHECK: call @[[$T:__transformer_weight_transpose[_0-9]*]](
+// CHECK: memref.get_global @[[$K1:__transformer_weight_cache_key[_0-9]*]]
+// CHECK: memref.get_global @[[$C1:__transformer_weight_cache[_0-9]*]]
+// CHECK: call @[[$T]](
+// CHECK-LABEL: func.func @second(
+// CHECK: memref.get_global @[[$K0]]
+// CHECK: memref.get_global @[[$C0]]
+// CHECK: call @[[$T]](
+// CHECK-COUNT-1: func.func private @__transformer_weight_transpose
+// CHECK-NOT: func.func private
+func.func @first(%w0: tensor<32x16xf32> {transformer.parameter = "h.0.w"}, %w1: tensor<32x16xf32> {transformer.parameter = "h.1.w"}) -> (tensor<16x32xf32>, tensor<16x32xf32>) {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %t0 = linalg.transpose ins(%w0 : tensor<32x16xf32>) outs(%e : tensor<16x32xf32>) permutation = [1, 0] {transformer.contraction = "transpose"}
+  %t1 = linalg.transpose ins(%w1 : tensor<32x16xf32>) outs(%e : tensor<16x32xf32>) permutation = [1, 0] {transformer.contraction = "transpose"}
+  return %t0, %t1 : tensor<16x32xf32>, tensor<16x32xf32>
+}
+func.func @second(%w: tensor<32x16xf32> {transformer.parameter = "h.0.w"}) -> tensor<16x32xf32> {
   %e = tensor.empty() : tensor<16x32xf32>
   %t = linalg.transpose ins(%w : tensor<32x16xf32>) outs(%e : tensor<16x32xf32>) permutation = [1, 0] {transformer.contraction = "transpose"}
   return %t : tensor<16x32xf32>
@@ -78,7 +114,7 @@ func.func @untagged(%w: tensor<32x16xf32> {transformer.constant}) -> tensor<16x3
 // CHECK:      scf.if %{{.*}} -> (tensor<16x32xf32>) {
 // CHECK:        bufferization.to_buffer %{{.*}} read_only
 // CHECK:        scf.if
-// CHECK:          linalg.transpose
+// CHECK:          call @__transformer_weight_transpose
 // CHECK:        bufferization.to_tensor
 // CHECK:      } else {
 func.func @in_branch(%w: tensor<32x16xf32> {transformer.constant}, %many: i1) -> tensor<16x32xf32> {

@@ -67,12 +67,20 @@ def TransformerCPUCacheConstantWeightsPass
     340 MB, as much as the weights themselves). Calls of one function from
     several threads at once must pass the same weights.
 
+    A weight bound by name has one copy in the module, whichever functions
+    read it (a model's `@forward`, `@prefill` and `@generate`); an argument
+    marked `transformer.constant` has one per function. The copy is made by
+    a private function (`@__transformer_weight_transpose`, never inlined),
+    one per shape, so that the layers of a model share its code instead of
+    compiling one copy loop per weight.
+
     Only 2-D weights of static shape are cached; others keep the copy per
     call.
 
     Example: for `%w: tensor<3072x768xf32> {transformer.constant}` used by
     `transformer.linear`, the first call transposes `%w` into
-    `@__transformer_weight_cache` and records `%w`'s pointer in
+    `@__transformer_weight_cache` (a call of
+    `@__transformer_weight_transpose`) and records `%w`'s pointer in
     `@__transformer_weight_cache_key`; the next calls with the same `%w`
     skip the copy (an `scf.if` on the pointer).
   }];

@@ -3,7 +3,9 @@
 // --transformer-cpu-cache-constant-weights: the transposed copy of a
 // constant weight (an argument bound from a weight file, or marked
 // transformer.constant) goes into a memref.global on the first call, keyed
-// by the weight's data pointer, and is reused by the calls after it.
+// by the weight's data pointer, and is reused by the calls after it. The
+// functions of a module share one copy per named weight, and the copies of
+// one shape share one transpose function.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
@@ -72,56 +75,119 @@ struct CacheConstantWeightsPass
     }
   }
 
+private:
+  /// The buffers of one cached copy: the copy (uninitialized: zero-filled
+  /// memory of the loaded module) and the pointer it was made from (0: none
+  /// yet).
+  struct CacheGlobals {
+    memref::GlobalOp copy, key;
+  };
+
+  /// The globals of `weight`'s copy. A weight bound by name
+  /// (`transformer.parameter`) has one copy for the whole module: every
+  /// function binds the same data to the name (@prefill, @decode and
+  /// @generate of a model), and the key check makes the copy again when
+  /// they do not. Other constant arguments get globals of their own.
+  CacheGlobals getCacheGlobals(Value weight, MemRefType bufferType,
+                               SymbolTable &symbols) {
+    auto arg = cast<BlockArgument>(weight);
+    auto func = cast<func::FuncOp>(arg.getOwner()->getParentOp());
+    auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                  kParameterAttrName);
+    if (name)
+      if (auto it = globalsByName.find({name, bufferType});
+          it != globalsByName.end())
+        return it->second;
+    ModuleOp module = getOperation();
+    Location loc = weight.getLoc();
+    OpBuilder b(module.getBodyRegion());
+    b.setInsertionPointToStart(module.getBody());
+    CacheGlobals globals;
+    globals.copy = memref::GlobalOp::create(
+        b, loc, "__transformer_weight_cache", b.getStringAttr("private"),
+        bufferType, Attribute(b.getUnitAttr()), /*constant=*/false,
+        b.getI64IntegerAttr(64));
+    symbols.insert(globals.copy);
+    Type i64 = b.getI64Type();
+    globals.key = memref::GlobalOp::create(
+        b, loc, "__transformer_weight_cache_key", b.getStringAttr("private"),
+        MemRefType::get({}, i64),
+        DenseElementsAttr::get(RankedTensorType::get({}, i64),
+                               b.getI64IntegerAttr(0)),
+        /*constant=*/false, IntegerAttr());
+    symbols.insert(globals.key);
+    if (name)
+      globalsByName[{name, bufferType}] = globals;
+    return globals;
+  }
+
+  /// The private function that transposes `inType` into `outType` as `op`
+  /// does, one per pair of types: the copies of every layer's weights of
+  /// one shape share its code (the callers are not outlined into kernels,
+  /// so a copy written in each would be compiled once per layer).
+  func::FuncOp getTransposeFunction(linalg::TransposeOp op, MemRefType inType,
+                                    MemRefType outType, SymbolTable &symbols) {
+    func::FuncOp &func = transposeFunctions[{inType, outType}];
+    if (func)
+      return func;
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = module.getContext();
+    Location loc = op.getLoc();
+    OpBuilder b(module.getBodyRegion());
+    b.setInsertionPointToEnd(module.getBody());
+    func = func::FuncOp::create(b, loc, "__transformer_weight_transpose",
+                                b.getFunctionType({inType, outType}, {}));
+    func.setPrivate();
+    // Kept a function of its own by MLIR's inliner and LLVM's alike (as
+    // the kernels of --transformer-outline-kernels are).
+    func.setNoInline(true);
+    func->setAttr("passthrough",
+                  ArrayAttr::get(ctx, {StringAttr::get(ctx, "noinline")}));
+    symbols.insert(func);
+    Block *entry = func.addEntryBlock();
+    OpBuilder body = OpBuilder::atBlockEnd(entry);
+    auto transpose =
+        linalg::TransposeOp::create(body, loc, entry->getArgument(0),
+                                    entry->getArgument(1), op.getPermutation());
+    transpose->setAttr(kContractionAttrName, op->getAttr(kContractionAttrName));
+    func::ReturnOp::create(body, loc);
+    return func;
+  }
+
+  DenseMap<std::pair<StringAttr, Type>, CacheGlobals> globalsByName;
+  DenseMap<std::pair<Type, Type>, func::FuncOp> transposeFunctions;
+
   /// Where `op` was (so that a copy in a branch not taken, such as the
   /// many-rows side of a dynamic row count, is never made): the cached copy
   /// of `op`'s input, made when the cache holds another pointer's.
   Value buildCache(linalg::TransposeOp op, SymbolTable &symbols) {
-    ModuleOp module = getOperation();
     Location loc = op.getLoc();
     auto inType = cast<RankedTensorType>(op.getInput().getType());
     auto outType = cast<RankedTensorType>(op.getResult().front().getType());
     auto bufferType =
         MemRefType::get(outType.getShape(), outType.getElementType());
-    OpBuilder b(module.getBodyRegion());
-    b.setInsertionPointToStart(module.getBody());
-    Type i64 = b.getI64Type();
-    // The copy (uninitialized: zero-filled memory of the loaded module) and
-    // the pointer it was made from (0: none yet).
-    auto cache = memref::GlobalOp::create(
-        b, loc, "__transformer_weight_cache", b.getStringAttr("private"),
-        bufferType, Attribute(b.getUnitAttr()), /*constant=*/false,
-        b.getI64IntegerAttr(64));
-    symbols.insert(cache);
-    auto keyType = MemRefType::get({}, i64);
-    auto key = memref::GlobalOp::create(
-        b, loc, "__transformer_weight_cache_key", b.getStringAttr("private"),
-        keyType,
-        DenseElementsAttr::get(RankedTensorType::get({}, i64),
-                               b.getI64IntegerAttr(0)),
-        /*constant=*/false, IntegerAttr());
-    symbols.insert(key);
-
-    b.setInsertionPoint(op);
     auto inBufferType =
         MemRefType::get(inType.getShape(), inType.getElementType());
+    CacheGlobals globals = getCacheGlobals(op.getInput(), bufferType, symbols);
+    func::FuncOp transposeFunction =
+        getTransposeFunction(op, inBufferType, bufferType, symbols);
+
+    OpBuilder b(op);
     Value in =
         bufferization::ToBufferOp::create(b, loc, inBufferType, op.getInput(),
                                           /*read_only=*/true);
     Value pointer = arith::IndexCastOp::create(
-        b, loc, i64,
+        b, loc, b.getI64Type(),
         memref::ExtractAlignedPointerAsIndexOp::create(b, loc, in));
-    Value keyBuffer =
-        memref::GetGlobalOp::create(b, loc, keyType, key.getSymName());
+    Value keyBuffer = memref::GetGlobalOp::create(b, loc, globals.key.getType(),
+                                                  globals.key.getSymName());
     Value last = memref::LoadOp::create(b, loc, keyBuffer, ValueRange{});
     Value stale =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, last, pointer);
-    Value copy =
-        memref::GetGlobalOp::create(b, loc, bufferType, cache.getSymName());
+    Value copy = memref::GetGlobalOp::create(b, loc, bufferType,
+                                             globals.copy.getSymName());
     scf::IfOp::create(b, loc, stale, [&](OpBuilder &nested, Location l) {
-      auto transpose =
-          linalg::TransposeOp::create(nested, l, in, copy, op.getPermutation());
-      transpose->setAttr(kContractionAttrName,
-                         op->getAttr(kContractionAttrName));
+      func::CallOp::create(nested, l, transposeFunction, ValueRange{in, copy});
       memref::StoreOp::create(nested, l, pointer, keyBuffer, ValueRange{});
       scf::YieldOp::create(nested, l);
     });
