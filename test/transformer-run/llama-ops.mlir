@@ -9,6 +9,7 @@
 // CHECK: PASS @gated_mlp: result[0] 3x96
 // CHECK: PASS @gqa_decode: result[0] 2x4x1x32
 // CHECK: PASS @gqa_decode_dynamic: result[0] 2x6x1x16
+// CHECK: PASS @gqa_decode_sets: result[0] 1x12x3x16
 // CHECK: PASS @gqa_dynamic_heads: result[0] 1x6x9x8
 // CHECK: PASS @gqa_prefill: result[0] 1x8x70x16
 // CHECK: PASS @gqa_prefill_batched: result[0] 2x4x20x8
@@ -116,6 +117,19 @@ func.func @gqa_prefill(%q: tensor<1x8x70x16xf32>, %k: tensor<1x2x70x16xf32>, %v:
 func.func @gqa_decode(%q: tensor<2x4x1x32xf32>, %k: tensor<2x2x130x32xf32>, %v: tensor<2x2x130x32xf32>) -> tensor<2x4x1x32xf32> {
   %o = transformer.attention %q, %k, %v {causal} : tensor<2x4x1x32xf32>, tensor<2x2x130x32xf32>, tensor<2x2x130x32xf32> -> tensor<2x4x1x32xf32>
   return %o : tensor<2x4x1x32xf32>
+}
+
+// Three queries per head (speculative decoding) with six query heads per
+// key/value head: the decoding kernel takes the heads that share a
+// key/value head in sets of at most 16 queries (5 heads, then 1), and
+// splits the 600 keys into chunks over the threads.
+// PY: def case_gqa_decode_sets(rng):
+// PY:     q = rng.standard_normal((1, 12, 3, 16), np.float32)
+// PY:     k, v = rng.standard_normal((2, 1, 2, 600, 16), np.float32)
+// PY:     return [q, k, v], [ref.attention(q, k, v, causal=True)]
+func.func @gqa_decode_sets(%q: tensor<1x12x3x16xf32>, %k: tensor<1x2x600x16xf32>, %v: tensor<1x2x600x16xf32>) -> tensor<1x12x3x16xf32> {
+  %o = transformer.attention %q, %k, %v {causal} : tensor<1x12x3x16xf32>, tensor<1x2x600x16xf32>, tensor<1x2x600x16xf32> -> tensor<1x12x3x16xf32>
+  return %o : tensor<1x12x3x16xf32>
 }
 
 // The decode step of a model: dynamic batch, query length and keys.

@@ -34,9 +34,23 @@ func.func @gqa_decode(%q: tensor<2x4x1x32xf32>, %k: tensor<2x2x130x32xf32>, %v: 
 // CHECK: memref.load %arg1[%[[KVHEAD]],
 // CHECK: memref.load %arg2[%[[KVHEAD]],
 
+// The decoding kernel's tasks are sets of the query heads that share a
+// key/value head (at most 16 queries in all), so that each block of keys
+// is read once for the whole set: task t reads key/value head
+// t / (sets per group).
 // CHECK-LABEL: func.func private @__transformer_flash_decode(
 // CHECK-DAG: %[[BH:.*]] = memref.dim %arg0, %c0
+// CHECK-DAG: %[[SQ:.*]] = memref.dim %arg0, %c1
 // CHECK-DAG: %[[KVH:.*]] = memref.dim %arg1, %c0
 // CHECK: %[[KV1:.*]] = arith.maxsi %[[KVH]], %c1
 // CHECK: %[[GROUP:.*]] = arith.divui %[[BH]], %[[KV1]]
-// CHECK: arith.divui %{{.*}}, %[[GROUP]]
+// CHECK: %[[SQ1:.*]] = arith.maxsi %[[SQ]], %c1
+// CHECK: %[[FIT:.*]] = arith.divui %c16, %[[SQ1]]
+// CHECK: %[[FEW:.*]] = arith.minsi %[[GROUP]], %[[FIT]]
+// CHECK: %[[HEADS:.*]] = arith.maxsi %[[FEW]], %c1
+// CHECK: %[[TASKS:.*]] = arith.muli %[[KVH]], %[[SETS:.*]] : index
+// CHECK: scf.forall (%[[T:.*]]) in (%[[TASKS]])
+// CHECK: %[[KVHEAD:.*]] = arith.divui %[[T]], %[[SETS]]
+// CHECK: %[[SET:.*]] = arith.remui %[[T]], %[[SETS]]
+// CHECK: arith.muli %[[SET]], %[[HEADS]]
+// CHECK: vector.load %arg1[%[[KVHEAD]],

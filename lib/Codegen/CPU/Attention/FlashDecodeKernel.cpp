@@ -5,7 +5,10 @@
 // query uses every lane), and the
 // keys are split into chunks over the threads (flash-decoding):
 //
-//   task (bh, chunk): for each key block of 64 and each query i:
+//   task (head set, chunk): for each key block of 64 and each query i of
+//   the set's heads (grouped-query attention: query heads that share a
+//   key/value head are one set, so that its key block is read once for
+//   all of them):
 //     acc_r = sum_c K[k0 + r][L c : L c + L] * q_i[L c : ...]   (r < 64)
 //     s = transpose-reduce(acc_0..L-1), ...   (64 / L vectors of L scores)
 //     m' = max(m, hmax s); p = exp2(s - m'); l = l 2^(m-m') + p
@@ -45,6 +48,10 @@ struct DecodeKernel {
         maskK = {};
   /// Query heads per key/value head (grouped-query attention; 1 without).
   Value group = {};
+  /// The query heads of one task (a set of heads sharing a key/value head,
+  /// at most kFlashDecodeMaxQueries queries in all), and the sets per
+  /// key/value head.
+  Value headsPerSet = {}, setsPerGroup = {};
   int64_t nd = 0, ndv = 0; // vectors per row of K and of V
 
   VectorType maskType() { return VectorType::get({e.lanes}, e.b.getI1Type()); }
@@ -146,17 +153,17 @@ struct DecodeKernel {
     return arith::IndexCastOp::create(e.b, e.loc, e.b.getIndexType(), c);
   }
 
-  /// One key block [k0, k0 + nk) for query i of head bh: scores, online
-  /// softmax, P V, with the state (m, l, O) of query i in mbuf/lbuf/obuf.
+  /// One key block [k0, k0 + nk) of key/value head kvh for query i of
+  /// head bh: scores, online softmax, P V, with the state (m, l, O) of the
+  /// query in row j of qbuf/mbuf/lbuf/obuf.
   /// `masked`: compare the lanes with the band [lo, hi) and add the mask.
-  void block(Value bh, Value i, Value k0, Value nk, Value lo, Value hi,
-             bool masked, Value qbuf, Value mbuf, Value lbuf, Value obuf,
-             Value pbuf) {
+  void block(Value bh, Value kvh, Value i, Value j, Value k0, Value nk,
+             Value lo, Value hi, bool masked, Value qbuf, Value mbuf,
+             Value lbuf, Value obuf, Value pbuf) {
     int64_t d = cfg.headDim, dv = cfg.valueDim;
-    Value kvh = e.div(bh, group); // the key/value head of query head bh
     SmallVector<Value> qv;
     for (int64_t c = 0; c < nd; ++c)
-      qv.push_back(e.vload(qbuf, {i, e.idx(c * e.lanes)}));
+      qv.push_back(e.vload(qbuf, {j, e.idx(c * e.lanes)}));
     Value lastKey = e.sub(sk, e.idx(1));
     Value negInf = e.vf(-std::numeric_limits<float>::infinity());
     Value lanes = masked ? iota() : Value();
@@ -196,7 +203,7 @@ struct DecodeKernel {
           e.vstore(x, pbuf, {g0});
           return {e.fmax(x, a[0])};
         })[0];
-    Value mOld = e.vload(mbuf, {i, e.idx(0)});
+    Value mOld = e.vload(mbuf, {j, e.idx(0)});
     Value mNew = e.fmax(allReduce(mx, /*isMax=*/true), mOld);
     Value alpha = e.exp2(e.fsub(mOld, mNew));
     Value psum;
@@ -206,16 +213,16 @@ struct DecodeKernel {
       e.vstore(p, pbuf, {col});
       psum = g == 0 ? p : e.fadd(psum, p);
     }
-    e.vstore(mNew, mbuf, {i, e.idx(0)});
-    e.vstore(e.fma(e.vload(lbuf, {i, e.idx(0)}), alpha, psum), lbuf,
-             {i, e.idx(0)});
+    e.vstore(mNew, mbuf, {j, e.idx(0)});
+    e.vstore(e.fma(e.vload(lbuf, {j, e.idx(0)}), alpha, psum), lbuf,
+             {j, e.idx(0)});
     // O = O alpha + sum_j p_j V[k0 + j], four keys per step, in `sets`
     // interleaved accumulators so that at least 8 FMA chains are in flight.
     int64_t sets = std::min<int64_t>(4, (8 + ndv - 1) / ndv);
     sets = sets == 3 ? 4 : sets;
     SmallVector<Value> o;
     for (int64_t c = 0; c < ndv; ++c)
-      o.push_back(e.fmul(e.vload(obuf, {i, e.idx(c * e.lanes)}), alpha));
+      o.push_back(e.fmul(e.vload(obuf, {j, e.idx(c * e.lanes)}), alpha));
     for (int64_t set = 1; set < sets; ++set)
       o.append(ndv, e.vf(0.0f));
     auto pvRows = [&](Value j, int64_t rows, ValueRange a) {
@@ -240,8 +247,14 @@ struct DecodeKernel {
       Value sum = o[c];
       for (int64_t set = 1; set < sets; ++set)
         sum = e.fadd(sum, o[set * ndv + c]);
-      e.vstore(sum, obuf, {i, e.idx(c * e.lanes)});
+      e.vstore(sum, obuf, {j, e.idx(c * e.lanes)});
     }
+  }
+
+  /// The query head and query of row j of a task whose set starts at
+  /// query head h0 (rows: the set's heads, each with its sq queries).
+  std::pair<Value, Value> rowQuery(Value h0, Value j) {
+    return {e.add(h0, e.div(j, sq)), e.rem(j, sq)};
   }
 
   /// mask[.., i, g0 + lane] * log2(e), 0 past the keys.
@@ -306,7 +319,15 @@ func::FuncOp transformer::buildFlashDecodeKernel(OpBuilder &b, Location loc,
   // The caller checked that the key/value heads divide the query heads;
   // max(., 1) keeps the division defined when there are none (then no
   // task runs).
-  kr.group = e.div(bhCount, e.max(e.dim(kr.k, 0), e.idx(1)));
+  Value kvhCount = e.dim(kr.k, 0);
+  kr.group = e.div(bhCount, e.max(kvhCount, e.idx(1)));
+  // Sets of query heads that share a key/value head, with at most
+  // kFlashDecodeMaxQueries queries each (sq <= that, the caller checked).
+  kr.headsPerSet =
+      e.max(e.idx(1), e.min(kr.group, e.div(e.idx(kFlashDecodeMaxQueries),
+                                            e.max(kr.sq, e.idx(1)))));
+  kr.setsPerGroup = e.ceilDiv(kr.group, kr.headsPerSet);
+  Value setCount = e.mul(kvhCount, kr.setsPerGroup);
   if (cfg.hasMask) {
     kr.maskB = e.dim(kr.mask, 0);
     kr.maskQ = e.dim(kr.mask, 1);
@@ -322,40 +343,50 @@ func::FuncOp transformer::buildFlashDecodeKernel(OpBuilder &b, Location loc,
   // Chunks: about 8 tasks per thread, at least kMinChunk keys each.
   Value ns = e.idx(1);
   if (cfg.threads > 1)
-    ns = e.max(e.idx(1), e.min(e.ceilDiv(e.idx(8 * cfg.threads), bhCount),
-                               e.div(e.mul(e.sub(bHi, bLo), e.idx(kBlock)),
-                                     e.idx(kMinChunk))));
+    ns = e.max(
+        e.idx(1),
+        e.min(e.ceilDiv(e.idx(8 * cfg.threads), e.max(setCount, e.idx(1))),
+              e.div(e.mul(e.sub(bHi, bLo), e.idx(kBlock)), e.idx(kMinChunk))));
   Value per = e.max(e.idx(1), e.ceilDiv(e.sub(bHi, bLo), ns));
-  Value tasks = e.mul(bhCount, ns);
+  Value tasks = e.mul(setCount, ns);
+  Value rowsPerTask = e.mul(kr.headsPerSet, kr.sq);
   // The partial results (freed by the buffer deallocation pipeline).
   IntegerAttr align = b.getI64IntegerAttr(64);
   Value opart =
       memref::AllocOp::create(b, loc, MemRefType::get({dyn, dyn, dvPad}, f32),
-                              ValueRange{tasks, kr.sq}, align);
+                              ValueRange{tasks, rowsPerTask}, align);
   Value mpart =
       memref::AllocOp::create(b, loc, MemRefType::get({dyn, dyn}, f32),
-                              ValueRange{tasks, kr.sq}, align);
+                              ValueRange{tasks, rowsPerTask}, align);
   Value lpart =
       memref::AllocOp::create(b, loc, MemRefType::get({dyn, dyn}, f32),
-                              ValueRange{tasks, kr.sq}, align);
+                              ValueRange{tasks, rowsPerTask}, align);
 
-  // One task: key chunk s of head bh, in the stack buffers of its thread.
+  // One task: key chunk s of key/value head kvh for the query heads of
+  // one set, in the stack buffers of its thread.
   Value qbuf, mbuf, lbuf, obuf, pbuf;
   auto runTask = [&](Value t) {
-    Value bh = e.div(t, ns);
+    Value set = e.div(t, ns);
     Value s = e.rem(t, ns);
+    Value kvh = e.div(set, kr.setsPerGroup);
+    Value firstHead = e.mul(e.rem(set, kr.setsPerGroup), kr.headsPerSet);
+    Value h0 = e.add(e.mul(kvh, kr.group), firstHead);
+    Value rows =
+        e.mul(e.min(kr.headsPerSet, e.sub(kr.group, firstHead)), kr.sq);
     Value kbLo = e.min(bHi, e.add(bLo, e.mul(s, per)));
     Value kbHi = e.min(bHi, e.add(kbLo, per));
     // Queries scaled by scale*log2(e), zero padded; empty state.
-    e.loop(e.idx(0), kr.sq, e.idx(1), {}, [&](Value i, ValueRange) {
+    e.loop(e.idx(0), rows, e.idx(1), {}, [&](Value j, ValueRange) {
+      Value bh, i;
+      std::tie(bh, i) = kr.rowQuery(h0, j);
       for (int64_t c = 0; c < kr.nd; ++c) {
         Value x = kr.loadRow(kr.q, {bh, i, Value()}, c, cfg.headDim);
-        e.vstore(e.fmul(x, e.splat(kr.qscale)), qbuf, {i, e.idx(c * e.lanes)});
+        e.vstore(e.fmul(x, e.splat(kr.qscale)), qbuf, {j, e.idx(c * e.lanes)});
       }
-      e.vstore(e.vf(-1.0e30f), mbuf, {i, e.idx(0)});
-      e.vstore(e.vf(0.0f), lbuf, {i, e.idx(0)});
+      e.vstore(e.vf(-1.0e30f), mbuf, {j, e.idx(0)});
+      e.vstore(e.vf(0.0f), lbuf, {j, e.idx(0)});
       for (int64_t c = 0; c < kr.ndv; ++c)
-        e.vstore(e.vf(0.0f), obuf, {i, e.idx(c * e.lanes)});
+        e.vstore(e.vf(0.0f), obuf, {j, e.idx(c * e.lanes)});
       return SmallVector<Value>();
     });
     e.loop(kbLo, kbHi, e.idx(1), {}, [&](Value kb, ValueRange) {
@@ -366,7 +397,9 @@ func::FuncOp transformer::buildFlashDecodeKernel(OpBuilder &b, Location loc,
       if (cfg.hasMask)
         cls = cfg.maskBlocks ? kr.staticClass(kb) : e.idx(2);
       auto body = [&]() {
-        e.loop(e.idx(0), kr.sq, e.idx(1), {}, [&](Value i, ValueRange) {
+        e.loop(e.idx(0), rows, e.idx(1), {}, [&](Value j, ValueRange) {
+          Value bh, i;
+          std::tie(bh, i) = kr.rowQuery(h0, j);
           std::pair<Value, Value> range = kr.keyRange(i);
           Value qlo = range.first, qhi = range.second;
           Value seen = arith::AndIOp::create(
@@ -382,8 +415,8 @@ func::FuncOp transformer::buildFlashDecodeKernel(OpBuilder &b, Location loc,
                   e.cmp(arith::CmpIPredicate::eq, cls, e.idx(1)));
             auto run = [&](bool masked) {
               return [&, masked]() {
-                kr.block(bh, i, k0, nk, qlo, qhi, masked, qbuf, mbuf, lbuf,
-                         obuf, pbuf);
+                kr.block(bh, kvh, i, j, k0, nk, qlo, qhi, masked, qbuf, mbuf,
+                         lbuf, obuf, pbuf);
                 return SmallVector<Value>();
               };
             };
@@ -399,18 +432,18 @@ func::FuncOp transformer::buildFlashDecodeKernel(OpBuilder &b, Location loc,
       return SmallVector<Value>();
     });
     // The chunk's partial softmax.
-    e.loop(e.idx(0), kr.sq, e.idx(1), {}, [&](Value i, ValueRange) {
+    e.loop(e.idx(0), rows, e.idx(1), {}, [&](Value j, ValueRange) {
       for (int64_t c = 0; c < kr.ndv; ++c) {
         Value col = e.idx(c * e.lanes);
-        e.vstore(e.vload(obuf, {i, col}), opart, {t, i, col});
+        e.vstore(e.vload(obuf, {j, col}), opart, {t, j, col});
       }
-      Value m = vector::ExtractOp::create(b, loc, e.vload(mbuf, {i, e.idx(0)}),
+      Value m = vector::ExtractOp::create(b, loc, e.vload(mbuf, {j, e.idx(0)}),
                                           ArrayRef<int64_t>{0});
       Value l = vector::ExtractOp::create(
-          b, loc, kr.allReduce(e.vload(lbuf, {i, e.idx(0)}), /*isMax=*/false),
+          b, loc, kr.allReduce(e.vload(lbuf, {j, e.idx(0)}), /*isMax=*/false),
           ArrayRef<int64_t>{0});
-      e.store(m, mpart, {t, i});
-      e.store(l, lpart, {t, i});
+      e.store(m, mpart, {t, j});
+      e.store(l, lpart, {t, j});
       return SmallVector<Value>();
     });
   };
@@ -431,14 +464,21 @@ func::FuncOp transformer::buildFlashDecodeKernel(OpBuilder &b, Location loc,
             e.idx(2 * (cfg.headDim + cfg.valueDim)));
   parallelTasks(e, tasks, flops, cfg.threads, allocBuffers, runTask);
 
-  // Combine the chunks of each (head, query) on this thread.
+  // Combine the chunks of each (head, query) on this thread: head bh is
+  // head g of its group, in set g / headsPerSet at row
+  // (g mod headsPerSet) sq + i.
   e.loop(e.idx(0), bhCount, e.idx(1), {}, [&](Value bh, ValueRange) {
-    Value first = e.mul(bh, ns);
+    Value g = e.rem(bh, kr.group);
+    Value set = e.add(e.mul(e.div(bh, kr.group), kr.setsPerGroup),
+                      e.div(g, kr.headsPerSet));
+    Value first = e.mul(set, ns);
+    Value row0 = e.mul(e.rem(g, kr.headsPerSet), kr.sq);
     e.loop(e.idx(0), kr.sq, e.idx(1), {}, [&](Value i, ValueRange) {
+      Value j = e.add(row0, i);
       Value m = e.loop(e.idx(0), ns, e.idx(1), {e.vf(-1.0e30f)},
                        [&](Value s, ValueRange acc) -> SmallVector<Value> {
                          Value part =
-                             e.splat(e.load(mpart, {e.add(first, s), i}));
+                             e.splat(e.load(mpart, {e.add(first, s), j}));
                          return {e.fmax(part, acc[0])};
                        })[0];
       SmallVector<Value> init(kr.ndv, e.vf(0.0f));
@@ -446,13 +486,13 @@ func::FuncOp transformer::buildFlashDecodeKernel(OpBuilder &b, Location loc,
       SmallVector<Value> acc =
           e.loop(e.idx(0), ns, e.idx(1), init, [&](Value s, ValueRange a) {
             Value part = e.add(first, s);
-            Value w = e.exp2(e.fsub(e.splat(e.load(mpart, {part, i})), m));
+            Value w = e.exp2(e.fsub(e.splat(e.load(mpart, {part, j})), m));
             SmallVector<Value> next;
             for (int64_t c = 0; c < kr.ndv; ++c)
               next.push_back(e.fma(
-                  w, e.vload(opart, {part, i, e.idx(c * e.lanes)}), a[c]));
+                  w, e.vload(opart, {part, j, e.idx(c * e.lanes)}), a[c]));
             next.push_back(
-                e.fma(w, e.splat(e.load(lpart, {part, i})), a[kr.ndv]));
+                e.fma(w, e.splat(e.load(lpart, {part, j})), a[kr.ndv]));
             return next;
           });
       // 1/l, or 0 for a query that saw no key.
