@@ -63,6 +63,10 @@ struct CacheConstantWeightsPass
         transposes.push_back(op);
     });
     SymbolTable symbols(module);
+    // The globals and functions of this module only: a pass manager may run
+    // the pass on several modules.
+    globalsByName.clear();
+    transposeFunctions.clear();
     // One cache per weight and block: a weight read by several
     // contractions of a block is copied once.
     DenseMap<std::pair<Value, Block *>, Value> cached;
