@@ -28,13 +28,25 @@ CausalLMBuilder::CausalLMBuilder(MLIRContext *context, CausalLMShape shape)
 
 OwningOpRef<ModuleOp> CausalLMBuilder::build() {
   parameters.clear();
+  declaringLayer = -1;
   declareWeights();
+  groupLayerParameters();
   OwningOpRef<ModuleOp> module = ModuleOp::create(b.getUnknownLoc());
+  // The layer functions first (building one binds its own weights), then
+  // the public functions that call them; the layer functions go last.
+  layerFunctions.clear();
+  SmallVector<func::FuncOp> layerFuncs;
+  if (!layerParameters.empty())
+    for (CacheMode mode :
+         {CacheMode::None, CacheMode::Prefill, CacheMode::Decode})
+      layerFuncs.push_back(getLayerFunction(*module, mode));
   b.setInsertionPointToEnd(module->getBody());
   buildForward();
   buildPrefill();
   buildDecode();
   buildGenerate();
+  for (func::FuncOp func : layerFuncs)
+    func->moveBefore(module->getBody(), module->getBody()->end());
   return module;
 }
 
@@ -86,7 +98,18 @@ Type CausalLMBuilder::weightElementType() {
 }
 
 void CausalLMBuilder::addF32Weight(const Twine &name, ArrayRef<int64_t> dims) {
-  parameters.push_back({name.str(), tensorOf(dims, f32)});
+  parameters.push_back(
+      {name.str(), tensorOf(dims, f32), false, declaringLayer});
+}
+
+void CausalLMBuilder::beginLayer(int64_t index) { declaringLayer = index; }
+
+void CausalLMBuilder::endLayers() { declaringLayer = -1; }
+
+std::string CausalLMBuilder::layerPath(int64_t index) const {
+  return (shape.layerPrefix + "." +
+          (buildingLayerFunction ? Twine("N") : Twine(index)))
+      .str();
 }
 
 void CausalLMBuilder::addWeight(const Twine &name, ArrayRef<int64_t> dims,
@@ -95,7 +118,8 @@ void CausalLMBuilder::addWeight(const Twine &name, ArrayRef<int64_t> dims,
     return addF32Weight(name, dims);
   std::optional<BlockFormat> format = blockFormat();
   if (!format) {
-    parameters.push_back({name.str(), tensorOf(dims, weightElementType())});
+    parameters.push_back({name.str(), tensorOf(dims, weightElementType()),
+                          false, declaringLayer});
     return;
   }
   int64_t rows = conv1d ? dims[1] : dims[0];
@@ -104,7 +128,7 @@ void CausalLMBuilder::addWeight(const Twine &name, ArrayRef<int64_t> dims,
       {name.str(),
        tensorOf({rows, width / kQuantBlockSize, getBlockBytes(*format)},
                 weightElementType()),
-       conv1d});
+       conv1d, declaringLayer});
 }
 
 Value CausalLMBuilder::reshape(Location l, Value source, RankedTensorType type,
@@ -163,13 +187,13 @@ Value CausalLMBuilder::attend(StringRef path, Value q, Value k, Value v,
                              ? OpFoldResult(cache.pos)
                              : OpFoldResult(b.getIndexAttr(0));
     SmallVector<OpFoldResult> strides(6, b.getIndexAttr(1));
+    OpFoldResult layerAt = cache.layer
+                               ? OpFoldResult(cache.layer)
+                               : OpFoldResult(b.getIndexAttr(layerIndex));
     auto at = [&](int64_t kind, OpFoldResult pos) {
-      return SmallVector<OpFoldResult>{b.getIndexAttr(layerIndex),
-                                       b.getIndexAttr(kind),
-                                       b.getIndexAttr(0),
-                                       b.getIndexAttr(0),
-                                       pos,
-                                       b.getIndexAttr(0)};
+      return SmallVector<OpFoldResult>{
+          layerAt, b.getIndexAttr(kind), b.getIndexAttr(0), b.getIndexAttr(0),
+          pos,     b.getIndexAttr(0)};
     };
     auto sizes = [&](OpFoldResult len) {
       return SmallVector<OpFoldResult>{
@@ -236,21 +260,144 @@ func::FuncOp CausalLMBuilder::createFunction(StringRef name,
   for (auto [i, param] : llvm::enumerate(parameters))
     entry->getArgument(data.size() + i).setLoc(loc(param.name));
   b.setInsertionPointToStart(entry);
-  // Quantized weights are used through their f32 view, which the
-  // contractions and the embedding read from the blocks.
+  weightArguments.clear();
   SmallVector<Value> weights;
   for (auto [i, param] : llvm::enumerate(parameters)) {
     Value arg = entry->getArgument(data.size() + i);
-    if (param.type.getElementType().isInteger(8)) {
-      int64_t rows = param.type.getDimSize(0);
-      int64_t width = param.type.getDimSize(1) * kQuantBlockSize;
-      arg = DequantizeOp::create(b, loc(param.name), tensorOf({rows, width}),
-                                 arg, *format);
-    }
-    weights.push_back(arg);
+    weightArguments.push_back(arg);
+    // A layer's weights go to its layer function as they are.
+    bool passedOn = param.layer >= 0 && !layerParameters.empty();
+    weights.push_back(passedOn ? Value() : viewWeight(param, arg));
   }
   bindWeights(weights);
   return func;
+}
+
+Value CausalLMBuilder::viewWeight(const Parameter &param, Value arg) {
+  // Quantized weights are used through their f32 view, which the
+  // contractions and the embedding read from the blocks.
+  if (!param.type.getElementType().isInteger(8))
+    return arg;
+  int64_t rows = param.type.getDimSize(0);
+  int64_t width = param.type.getDimSize(1) * kQuantBlockSize;
+  return DequantizeOp::create(b, loc(param.name), tensorOf({rows, width}), arg,
+                              *blockFormat());
+}
+
+void CausalLMBuilder::groupLayerParameters() {
+  layerParameters.assign(shape.numLayers, {});
+  for (auto [i, param] : llvm::enumerate(parameters)) {
+    if (param.layer < 0)
+      continue;
+    if (param.layer >= shape.numLayers) {
+      layerParameters.clear();
+      return;
+    }
+    layerParameters[param.layer].push_back(i);
+  }
+  for (ArrayRef<unsigned> layer : layerParameters) {
+    ArrayRef<unsigned> first = layerParameters.front();
+    if (layer.empty() || layer.size() != first.size()) {
+      layerParameters.clear();
+      return;
+    }
+    for (auto [mine, firsts] : llvm::zip(layer, first))
+      if (parameters[mine].type != parameters[firsts].type ||
+          parameters[mine].transposed != parameters[firsts].transposed) {
+        layerParameters.clear();
+        return;
+      }
+  }
+}
+
+func::FuncOp CausalLMBuilder::getLayerFunction(ModuleOp module,
+                                               CacheMode mode) {
+  func::FuncOp &func = layerFunctions[static_cast<unsigned>(mode)];
+  if (func)
+    return func;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getBody());
+  StringRef name = mode == CacheMode::None      ? "layer"
+                   : mode == CacheMode::Prefill ? "layer_prefill"
+                                                : "layer_decode";
+  RankedTensorType rows = tensorOf({kDyn, shape.hidden});
+  Type index = b.getIndexType();
+  // rows, batch, seq (decode: pos), layer, [cache], weights.
+  SmallVector<Type> inputs{rows, index, index, index};
+  SmallVector<Type> results{rows};
+  if (mode != CacheMode::None) {
+    inputs.push_back(cacheType());
+    results.push_back(cacheType());
+  }
+  unsigned firstWeight = inputs.size();
+  ArrayRef<unsigned> layer0Parameters = layerParameters.front();
+  for (unsigned i : layer0Parameters)
+    inputs.push_back(parameters[i].type);
+  buildingLayerFunction = true;
+  Location l = loc(layerPath(0));
+  buildingLayerFunction = false;
+  func = func::FuncOp::create(b, l, name, b.getFunctionType(inputs, results));
+  func.setPrivate();
+  Block *entry = func.addEntryBlock();
+  // Argument locations name them (--mlir-print-debuginfo): the weights as
+  // layer N's ("h.N.ln_1.weight").
+  SmallVector<StringRef> dataNames{"rows", "batch",
+                                   mode == CacheMode::Decode ? "pos" : "seq",
+                                   "layer", "kv_cache"};
+  for (unsigned i = 0; i < firstWeight; ++i)
+    entry->getArgument(i).setLoc(loc(dataNames[i]));
+  std::string layer0 = shape.layerPrefix + ".0.";
+  for (auto [j, i] : llvm::enumerate(layer0Parameters)) {
+    StringRef weightName = parameters[i].name;
+    std::string shared = weightName.starts_with(layer0)
+                             ? shape.layerPrefix + ".N." +
+                                   weightName.drop_front(layer0.size()).str()
+                             : weightName.str();
+    entry->getArgument(firstWeight + j).setLoc(loc(shared));
+  }
+  b.setInsertionPointToStart(entry);
+  Value x = entry->getArgument(0), batch = entry->getArgument(1);
+  // A decode step has one position: a constant, which the lowering sees.
+  Value seq = mode == CacheMode::Decode ? constIndex(1) : entry->getArgument(2);
+  Cache cache;
+  cache.mode = mode;
+  if (mode == CacheMode::Decode)
+    cache.pos = entry->getArgument(2);
+  cache.layer = entry->getArgument(3);
+  if (mode != CacheMode::None)
+    cache.tensor = entry->getArgument(4);
+  // The family binds every weight; those of layer 0 are this function's.
+  SmallVector<Value> weights(parameters.size());
+  for (auto [j, i] : llvm::enumerate(layer0Parameters))
+    weights[i] = viewWeight(parameters[i], entry->getArgument(firstWeight + j));
+  bindWeights(weights);
+  buildingLayerFunction = true;
+  Value y = layer(x, 0, batch, seq, cache);
+  buildingLayerFunction = false;
+  SmallVector<Value> returned{y};
+  if (mode != CacheMode::None)
+    returned.push_back(cache.tensor);
+  func::ReturnOp::create(b, l, returned);
+  return func;
+}
+
+Value CausalLMBuilder::callLayer(Value x, int64_t index, Value batch, Value seq,
+                                 Cache &cache) {
+  auto it = layerFunctions.find(static_cast<unsigned>(cache.mode));
+  if (layerParameters.empty() || it == layerFunctions.end())
+    return layer(x, index, batch, seq, cache);
+  func::FuncOp func = it->second;
+  SmallVector<Value> operands{x, batch};
+  operands.push_back(cache.mode == CacheMode::Decode ? cache.pos : seq);
+  operands.push_back(constIndex(index));
+  if (cache.mode != CacheMode::None)
+    operands.push_back(cache.tensor);
+  for (unsigned i : layerParameters[index])
+    operands.push_back(weightArguments[i]);
+  auto call = func::CallOp::create(b, loc(layerPath(index)), func, operands);
+  if (cache.mode != CacheMode::None)
+    cache.tensor = call.getResult(1);
+  return call.getResult(0);
 }
 
 Value CausalLMBuilder::nonNegativeIndex(Location l, Value value,
@@ -266,7 +413,7 @@ Value CausalLMBuilder::stack(Value tokens, Value batch, Value seq, Value start,
                              Cache &cache) {
   Value x = embed(tokens, batch, seq, start);
   for (int64_t l = 0; l < shape.numLayers; ++l)
-    x = layer(x, l, batch, seq, cache);
+    x = callLayer(x, l, batch, seq, cache);
   return x;
 }
 
@@ -321,7 +468,7 @@ std::pair<Value, Value> CausalLMBuilder::decode(Value token, Value pos,
                               constIndex(shape.cacheLength)),
         "decode position outside the KV cache (" + Twine(shape.cacheLength) +
             " positions)");
-  Cache cache{CacheMode::Decode, cacheTensor, pos};
+  Cache cache{CacheMode::Decode, cacheTensor, pos, Value()};
   Value x = stack(token, batch, constIndex(1), pos, cache);
   return {lastLogits(x, batch, constIndex(1)), cache.tensor};
 }

@@ -40,6 +40,8 @@ struct CausalLMShape {
   int64_t vocab = 0;
   /// Positions of the KV cache.
   int64_t cacheLength = 0;
+  /// The module path of the layers ("h": "h.0", "h.1", ...).
+  std::string layerPrefix;
   /// The storage of the 2-D weights declared with addWeight.
   WeightType weightType = WeightType::F32;
 };
@@ -53,6 +55,9 @@ struct Cache {
   Value tensor;
   /// Decode: the position (index) of the one new token of each sequence.
   Value pos;
+  /// In the shared layer function: the index of the layer being run (its
+  /// slice of the cache); elsewhere null, and the layer's own index is used.
+  Value layer;
 };
 
 class CausalLMBuilder {
@@ -68,7 +73,8 @@ protected:
   // What a family provides
   //===--------------------------------------------------------------------===//
 
-  /// Declares the weights in argument order (addWeight, addF32Weight).
+  /// Declares the weights in argument order (addWeight, addF32Weight); the
+  /// weights of layer N follow beginLayer(N), and endLayers() ends them.
   virtual void declareWeights() = 0;
   /// Receives the weights of the function being built, in declaration
   /// order: f32, bf16 or f16 tensors of their declared shape, or the f32
@@ -78,7 +84,8 @@ protected:
   /// rows [B*S, hidden].
   virtual Value embed(Value tokens, Value batch, Value seq, Value start) = 0;
   /// Layer `index` on rows [B*S, hidden]; writes its keys and values into
-  /// `cache` (attend does).
+  /// `cache` (attend does). Built once, for layer 0's weights, into the
+  /// layer function that every layer calls (layerPath names it).
   virtual Value layer(Value x, int64_t index, Value batch, Value seq,
                       Cache &cache) = 0;
   /// The final norm and the LM head on rows [N, hidden]: logits [N, vocab].
@@ -97,6 +104,13 @@ protected:
                  bool conv1d = false);
   /// Declares a weight that stays f32 whatever the --weight-type.
   void addF32Weight(const Twine &name, ArrayRef<int64_t> shape);
+  /// The weights declared next are layer `index`'s.
+  void beginLayer(int64_t index);
+  /// The weights declared next belong to no layer.
+  void endLayers();
+  /// The module path of layer `index` ("h.3"), or of any layer ("h.N") in
+  /// the layer function, which all layers share.
+  std::string layerPath(int64_t index) const;
 
   /// The block format of --weight-type=q8_0 or q4_0.
   std::optional<BlockFormat> blockFormat() const;
@@ -148,8 +162,23 @@ private:
     /// Block-quantized: the blocks of the transpose of a Conv1D weight
     /// [in, out] (the file's layout).
     bool transposed = false;
+    /// The layer it belongs to; -1: none.
+    int64_t layer = -1;
   };
   SmallVector<Parameter> parameters;
+  /// The layer of the weights being declared; -1: none.
+  int64_t declaringLayer = -1;
+  /// Indices into `parameters` of each layer's weights; empty when the
+  /// layers' weights differ in number or type (each layer is then built
+  /// inline).
+  SmallVector<SmallVector<unsigned>> layerParameters;
+  /// The layer function of each cache mode (built by getLayerFunction).
+  DenseMap<unsigned, func::FuncOp> layerFunctions;
+  /// Building the layer function (layerPath says "N").
+  bool buildingLayerFunction = false;
+  /// The arguments of the function being built that hold its weights (as
+  /// declared: blocks, not their f32 view).
+  SmallVector<Value> weightArguments;
 
   Type weightElementType();
   RankedTensorType cacheType();
@@ -159,6 +188,18 @@ private:
   func::FuncOp createFunction(StringRef name, ArrayRef<Type> data,
                               ArrayRef<StringRef> dataNames,
                               ArrayRef<Type> results);
+  /// `arg` as the layers read it: the f32 view of a quantized weight.
+  Value viewWeight(const Parameter &param, Value arg);
+  /// Fills layerParameters when every layer has weights of the same types.
+  void groupLayerParameters();
+  /// The private function of one layer, in the cache mode `mode`: (rows,
+  /// batch, [seq], [pos], layer index, [cache], the layer's weights) ->
+  /// (rows, [cache]). Every layer calls it, so that its glue (kernel
+  /// calls, allocations, run-time checks) is compiled once, not once per
+  /// layer.
+  func::FuncOp getLayerFunction(ModuleOp module, CacheMode mode);
+  /// Layer `index` on rows `x`: a call of its layer function.
+  Value callLayer(Value x, int64_t index, Value batch, Value seq, Cache &cache);
   Value nonNegativeIndex(Location l, Value value, const Twine &message);
   Value stack(Value tokens, Value batch, Value seq, Value start, Cache &cache);
   Value lastLogits(Value x, Value batch, Value seq);

@@ -53,6 +53,7 @@ private:
     shape.hidden = cfg.embedDim;
     shape.vocab = cfg.vocabSize;
     shape.cacheLength = cfg.cacheLength;
+    shape.layerPrefix = "h";
     shape.weightType = cfg.weightType;
     return shape;
   }
@@ -64,6 +65,7 @@ private:
     // llama.cpp keeps it.
     addF32Weight("wpe.weight", {cfg.maxPositions, d});
     for (int64_t l = 0; l < cfg.numLayers; ++l) {
+      beginLayer(l);
       std::string h = "h." + std::to_string(l) + ".";
       addWeight(h + "ln_1.weight", {d});
       addWeight(h + "ln_1.bias", {d});
@@ -78,6 +80,7 @@ private:
       addWeight(h + "mlp.c_proj.weight", {f, d}, /*conv1d=*/true);
       addWeight(h + "mlp.c_proj.bias", {d});
     }
+    endLayers();
     addWeight("ln_f.weight", {d});
     addWeight("ln_f.bias", {d});
     if (!cfg.tiedLMHead)
@@ -141,7 +144,7 @@ private:
   Value layer(Value x, int64_t index, Value batch, Value seq,
               Cache &cache) override {
     const LayerWeights &w = layers[index];
-    std::string h = "h." + std::to_string(index);
+    std::string h = layerPath(index);
     int64_t d = cfg.embedDim, nh = cfg.numHeads, hd = shape.headDim;
     Location la = loc(h + ".attn");
     Value ln1 = layerNorm(loc(h + ".ln_1"), x, w.ln1W, w.ln1B);

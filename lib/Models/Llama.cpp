@@ -42,7 +42,8 @@ public:
 private:
   const LlamaConfig &cfg;
   Value embedTokens, finalNorm, lmHead;
-  /// The rotary embedding's inverse frequencies, one constant per function.
+  /// The rotary embedding's inverse frequencies: one constant per function,
+  /// made where the first rope needs it.
   Value ropeTable;
   SmallVector<LayerWeights> layers;
 
@@ -55,6 +56,7 @@ private:
     shape.hidden = cfg.hiddenSize;
     shape.vocab = cfg.vocabSize;
     shape.cacheLength = cfg.cacheLength;
+    shape.layerPrefix = "model.layers";
     shape.weightType = cfg.weightType;
     return shape;
   }
@@ -66,6 +68,7 @@ private:
     int64_t d = cfg.hiddenSize, f = cfg.intermediateSize;
     addWeight("model.embed_tokens.weight", {cfg.vocabSize, d});
     for (int64_t l = 0; l < cfg.numLayers; ++l) {
+      beginLayer(l);
       std::string p = "model.layers." + std::to_string(l) + ".";
       addWeight(p + "input_layernorm.weight", {d});
       for (auto [name, out] : {std::pair<StringRef, int64_t>{"q", qWidth()},
@@ -88,6 +91,7 @@ private:
           addWeight(p + "mlp." + name + "_proj.bias", {out});
       }
     }
+    endLayers();
     addWeight("model.norm.weight", {d});
     if (!cfg.tiedLMHead)
       addWeight("lm_head.weight", {cfg.vocabSize, d});
@@ -120,12 +124,7 @@ private:
     }
     finalNorm = take();
     lmHead = cfg.tiedLMHead ? embedTokens : take();
-    auto tableType = RankedTensorType::get(
-        {static_cast<int64_t>(cfg.ropeInverseFrequencies.size())}, f32);
-    ropeTable = arith::ConstantOp::create(
-        b, loc("rotary_emb"),
-        DenseElementsAttr::get(tableType,
-                               ArrayRef<float>(cfg.ropeInverseFrequencies)));
+    ropeTable = Value();
   }
 
   /// x @ w^T (+ bias) on rows x [N, in] with an nn.Linear weight [out, in].
@@ -146,6 +145,14 @@ private:
   /// The rotary embedding of heads [B, H, S, hd] at positions start ..:
   /// rotate-half pairs, the config's inverse frequencies.
   Value rope(Location l, Value heads, Value start) {
+    if (!ropeTable) {
+      auto tableType = RankedTensorType::get(
+          {static_cast<int64_t>(cfg.ropeInverseFrequencies.size())}, f32);
+      ropeTable = arith::ConstantOp::create(
+          b, loc("rotary_emb"),
+          DenseElementsAttr::get(tableType,
+                                 ArrayRef<float>(cfg.ropeInverseFrequencies)));
+    }
     return RopeOp::create(b, l, heads.getType(), heads, start, ropeTable,
                           APFloat(10000.0f), /*rotate_half=*/true);
   }
@@ -162,7 +169,7 @@ private:
   Value layer(Value x, int64_t index, Value batch, Value seq,
               Cache &cache) override {
     const LayerWeights &w = layers[index];
-    std::string p = "model.layers." + std::to_string(index);
+    std::string p = layerPath(index);
     std::string attn = p + ".self_attn";
     Location la = loc(attn);
     Value h = rmsNorm(p + ".input_layernorm", x, w.inputNorm);

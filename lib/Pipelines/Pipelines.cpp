@@ -256,6 +256,10 @@ void transformer::buildLinalgToLLVMPipeline(
   // Vector lowering leaves ub.poison behind.
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // The weight cache's copies, allocated when first made rather than
+  // zero-filled when the module is loaded.
+  if (codegen)
+    pm.addPass(createTransformerCPUAllocateWeightCachePass());
   pm.addPass(createTransformerMaskedHalfFloatsAsIntegersPass());
   pm.addPass(createCanonicalizerPass());
   // Anything left names its type here, not in the translation to LLVM IR.

@@ -38,7 +38,10 @@
 // Q8-SAME: tensor<256x2x34xi8> {transformer.block_format = "q8_0", transformer.parameter = "h.0.mlp.c_fc.weight", transformer.transposed}
 // Q8-SAME: tensor<64x8x34xi8> {transformer.block_format = "q8_0", transformer.parameter = "h.0.mlp.c_proj.weight", transformer.transposed}
 // Q8: transformer.dequantize q8_0 %{{.*}} : tensor<1000x2x34xi8> -> tensor<1000x64xf32>
-// Q8: transformer.dequantize q8_0 %{{.*}} : tensor<192x2x34xi8> -> tensor<192x64xf32>
 // Q8: transformer.embedding {{.*}} tensor<1000x64xf32> -> tensor<?x?x64xf32>
-// Q8: transformer.matmul {{.*}} {transpose_b} : tensor<?x64xf32>, tensor<192x64xf32> -> tensor<?x192xf32>
+// The layers' blocks go to the layer function, which reads them.
+// Q8: call @layer({{.*}}) : (tensor<?x64xf32>, index, index, index, tensor<64xf32>, tensor<64xf32>, tensor<192x2x34xi8>,
 // Q8: transformer.matmul {{.*}} {transpose_b} : tensor<?x64xf32>, tensor<1000x64xf32> -> tensor<?x1000xf32>
+// Q8-LABEL: func.func private @layer(
+// Q8: transformer.dequantize q8_0 %{{.*}} : tensor<192x2x34xi8> -> tensor<192x64xf32>
+// Q8: transformer.matmul {{.*}} {transpose_b} : tensor<?x64xf32>, tensor<192x64xf32> -> tensor<?x192xf32>

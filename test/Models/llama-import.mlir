@@ -1,5 +1,6 @@
 // The module the importer builds for a Llama-family config: weights bound
-// by their Hugging Face names, RMSNorm, rotate-half rope with the config's
+// by their Hugging Face names, each layer a call of the layer function of
+// its cache mode, RMSNorm, rotate-half rope with the config's
 // inverse frequencies as a table, grouped-query attention over a cache of
 // the key/value heads only (updated in place), the SiLU-gated MLP, a tied
 // LM head. The numbers are checked by llama-parity.mlir and
@@ -39,36 +40,49 @@
 
 // CHECK-LABEL: func.func @prefill(
 // CHECK-SAME: -> (tensor<?x10xf32>, tensor<1x2x?x2x16x16xf32>)
-// CHECK: transformer.attention %{{.*}}, %{{.*}}, %{{.*}} {causal} : tensor<?x4x?x16xf32>, tensor<?x2x?x16xf32>, tensor<?x2x?x16xf32> -> tensor<?x4x?x16xf32>
+// CHECK: call @layer_prefill(
 
 // CHECK-LABEL: func.func @decode(
 // CHECK-SAME: %{{.*}}: tensor<?x1xi64>, %[[POS:[a-z0-9]+]]: i64, %[[CACHE:[a-z0-9]+]]: tensor<1x2x?x2x16x16xf32> {transformer.in_place},
 // CHECK-SAME: %[[EMBED:[a-z0-9]+]]: tensor<10x64xf32> {transformer.parameter = "model.embed_tokens.weight"}
-// The inverse frequencies of rope_theta 1e6, once per function.
-// CHECK: %[[FREQS:.*]] = arith.constant dense<[1.000000e+00, 0.177827939, 0.0316227786, 0.00562341325, 1.000000e-03, 1.7782794E-4, 3.16227743E-5, 5.62341347E-6]> : tensor<8xf32>
+// CHECK-SAME: %[[NORM0:[a-z0-9]+]]: tensor<64xf32> {transformer.parameter = "model.layers.0.input_layernorm.weight"}
 // CHECK: cf.assert %{{.*}}, "qwen2: negative decode position"
 // CHECK: %[[P:.*]] = arith.index_cast %[[POS]] : i64 to index
 // CHECK: transformer.embedding %{{.*}}, %[[EMBED]]
-// CHECK: %[[X:.*]] = transformer.rms_norm %{{.*}}, %{{.*}} {epsilon = 9.99999974E-6 : f32}
+// CHECK: %[[L0:.*]]:2 = call @layer_decode(%{{.*}}, %{{.*}}, %[[P]], %{{.*}}, %[[CACHE]], %[[NORM0]],
+// The tied head reads the embedding.
+// CHECK: transformer.matmul %{{.*}}, %[[EMBED]] {transpose_b} : tensor<?x64xf32>, tensor<10x64xf32> -> tensor<?x10xf32>
+// CHECK: return %{{.*}}, %[[L0]]#1
+
+// CHECK-LABEL: func.func @generate(%{{.*}}: tensor<?x?xi64>, %{{.*}}: i64,
+// CHECK: scf.for
+// CHECK: call @layer_decode(
+
+// CHECK-LABEL: func.func private @layer_prefill(
+// CHECK: transformer.attention %{{.*}}, %{{.*}}, %{{.*}} {causal} : tensor<?x4x?x16xf32>, tensor<?x2x?x16xf32>, tensor<?x2x?x16xf32> -> tensor<?x4x?x16xf32>
+
+// One decode step of a layer: (rows, batch, pos, layer index, cache, the
+// layer's weights).
+// CHECK-LABEL: func.func private @layer_decode(
+// CHECK-SAME: %{{.*}}: tensor<?x64xf32>, %{{.*}}: index, %[[P:arg2]]: index, %[[L:arg3]]: index, %[[CACHE:arg4]]: tensor<1x2x?x2x16x16xf32>, %[[NORM:arg5]]: tensor<64xf32>,
+// CHECK: %[[X:.*]] = transformer.rms_norm %{{.*}}, %[[NORM]] {epsilon = 9.99999974E-6 : f32}
 // CHECK: %[[Q:.*]] = transformer.matmul %[[X]], %{{.*}} {transpose_b} : tensor<?x64xf32>, tensor<64x64xf32> -> tensor<?x64xf32>
 // CHECK: transformer.add %[[Q]], %{{.*}} : tensor<?x64xf32>, tensor<64xf32>
+// The inverse frequencies of rope_theta 1e6, once per function, made
+// where the first rope needs it.
+// CHECK: %[[FREQS:.*]] = arith.constant dense<[1.000000e+00, 0.177827939, 0.0316227786, 0.00562341325, 1.000000e-03, 1.7782794E-4, 3.16227743E-5, 5.62341347E-6]> : tensor<8xf32>
 // CHECK: transformer.rope %{{.*}} at %[[P]] freqs(%[[FREQS]] : tensor<8xf32>) {rotate_half} : tensor<?x4x?x16xf32>
 // CHECK: transformer.rope %{{.*}} at %[[P]] freqs(%[[FREQS]] : tensor<8xf32>) {rotate_half} : tensor<?x2x?x16xf32>
-// CHECK: %[[C1:.*]] = tensor.insert_slice %{{.*}} into %[[CACHE]][0, 0, 0, 0, %[[P]], 0]
-// CHECK: %[[C2:.*]] = tensor.insert_slice %{{.*}} into %[[C1]][0, 1, 0, 0, %[[P]], 0]
-// CHECK: %[[K:.*]] = tensor.extract_slice %[[C2]][0, 0, 0, 0, 0, 0]
-// CHECK: %[[V:.*]] = tensor.extract_slice %[[C2]][0, 1, 0, 0, 0, 0]
+// CHECK: %[[C1:.*]] = tensor.insert_slice %{{.*}} into %[[CACHE]][%[[L]], 0, 0, 0, %[[P]], 0]
+// CHECK: %[[C2:.*]] = tensor.insert_slice %{{.*}} into %[[C1]][%[[L]], 1, 0, 0, %[[P]], 0]
+// CHECK: %[[K:.*]] = tensor.extract_slice %[[C2]][%[[L]], 0, 0, 0, 0, 0]
+// CHECK: %[[V:.*]] = tensor.extract_slice %[[C2]][%[[L]], 1, 0, 0, 0, 0]
 // CHECK: transformer.attention %{{.*}}, %[[K]], %[[V]] : tensor<?x4x?x16xf32>, tensor<?x2x?x16xf32>, tensor<?x2x?x16xf32> -> tensor<?x4x?x16xf32>
 // CHECK: %[[GATE:.*]] = transformer.matmul %{{.*}} {transpose_b} : tensor<?x64xf32>, tensor<96x64xf32> -> tensor<?x96xf32>
 // CHECK: %[[UP:.*]] = transformer.matmul %{{.*}} {transpose_b} : tensor<?x64xf32>, tensor<96x64xf32> -> tensor<?x96xf32>
 // CHECK: %[[ACT:.*]] = transformer.silu %[[GATE]]
 // CHECK: transformer.mul %[[ACT]], %[[UP]]
-// The tied head reads the embedding.
-// CHECK: transformer.matmul %{{.*}}, %[[EMBED]] {transpose_b} : tensor<?x64xf32>, tensor<10x64xf32> -> tensor<?x10xf32>
-// CHECK: return
-
-// CHECK-LABEL: func.func @generate(%{{.*}}: tensor<?x?xi64>, %{{.*}}: i64,
-// CHECK: scf.for
+// CHECK: return %{{.*}}, %[[C2]]
 
 // LLAMA3-LABEL: func.func @forward(
 // LLAMA3-SAME: {transformer.parameter = "lm_head.weight"}

@@ -128,3 +128,99 @@ func.func @in_branch(%w: tensor<32x16xf32> {transformer.constant}, %many: i1) ->
   }
   return %r : tensor<16x32xf32>
 }
+
+// -----
+
+// A private function whose every caller passes it constant arguments (a
+// model's layer function, called once per layer): one copy per distinct set
+// of weights passed, in a slot of one global per weight, and each call
+// passes its slot as a new last argument. The slots are bytes (a subview
+// at a dynamic offset would not have the identity layout the kernels
+// take), viewed one at a time. Two functions whose slots bind the same
+// weights (a model's prefill and decode layers) share the globals.
+// CHECK-DAG: memref.global "private" @[[$CACHE:__transformer_weight_cache[_0-9]*]] : memref<4096xi8> = uninitialized {alignment = 64 : i64}
+// CHECK-DAG: memref.global "private" @[[$KEY:__transformer_weight_cache_key[_0-9]*]] : memref<2xi64> = dense<0>
+// CHECK-NOT: memref.global
+// CHECK-LABEL: func.func @model(
+// CHECK: %[[S0:.*]] = arith.constant 0 : index
+// CHECK: call @layer(%{{.*}}, %arg1, %[[S0]]) : (tensor<4x16xf32>, tensor<32x16xf32>, index) -> tensor<4x32xf32>
+// CHECK: %[[S1:.*]] = arith.constant 1 : index
+// CHECK: call @layer(%{{.*}}, %arg2, %[[S1]])
+// CHECK: %[[S0B:.*]] = arith.constant 0 : index
+// CHECK: call @layer_decode(%{{.*}}, %arg1, %[[S0B]])
+// CHECK-LABEL: func.func @model_again(
+// The same weight bound again: the same slot.
+// CHECK: %[[S0C:.*]] = arith.constant 0 : index
+// CHECK: call @layer(%{{.*}}, %arg1, %[[S0C]])
+// CHECK-LABEL: func.func private @layer(
+// CHECK-SAME: %[[W:arg1]]: tensor<32x16xf32>, %[[SLOT:arg2]]: index)
+// CHECK: %[[IN:.*]] = bufferization.to_buffer %[[W]] read_only
+// CHECK: %[[KEYBUF:.*]] = memref.get_global @[[$KEY]] : memref<2xi64>
+// CHECK: %[[LAST:.*]] = memref.load %[[KEYBUF]][%[[SLOT]]] : memref<2xi64>
+// CHECK: %[[BYTES:.*]] = memref.get_global @[[$CACHE]] : memref<4096xi8>
+// CHECK: %[[SIZE:.*]] = arith.constant 2048 : index
+// CHECK: %[[SHIFT:.*]] = arith.muli %[[SLOT]], %[[SIZE]] : index
+// CHECK: %[[COPY:.*]] = memref.view %[[BYTES]][%[[SHIFT]]][] : memref<4096xi8> to memref<16x32xf32>
+// CHECK: scf.if
+// CHECK:   func.call @__transformer_weight_transpose{{.*}}(%[[IN]], %[[COPY]]) : (memref<32x16xf32>, memref<16x32xf32>) -> ()
+// CHECK:   memref.store %{{.*}}, %[[KEYBUF]][%[[SLOT]]] : memref<2xi64>
+// CHECK: bufferization.to_tensor %[[COPY]] restrict : memref<16x32xf32> to tensor<16x32xf32>
+// CHECK-LABEL: func.func private @layer_decode(
+// CHECK-SAME: %arg1: tensor<32x16xf32>, %{{.*}}: index)
+// CHECK: memref.get_global @[[$KEY]] : memref<2xi64>
+// CHECK: memref.get_global @[[$CACHE]] : memref<4096xi8>
+func.func @model(%x: tensor<4x16xf32>, %w0: tensor<32x16xf32> {transformer.parameter = "h.0.w"}, %w1: tensor<32x16xf32> {transformer.parameter = "h.1.w"}) -> (tensor<4x32xf32>, tensor<4x32xf32>) {
+  %y0 = call @layer(%x, %w0) : (tensor<4x16xf32>, tensor<32x16xf32>) -> tensor<4x32xf32>
+  %y1 = call @layer(%x, %w1) : (tensor<4x16xf32>, tensor<32x16xf32>) -> tensor<4x32xf32>
+  %y2 = call @layer_decode(%x, %w0) : (tensor<4x16xf32>, tensor<32x16xf32>) -> tensor<4x32xf32>
+  %y3 = call @layer_decode(%x, %w1) : (tensor<4x16xf32>, tensor<32x16xf32>) -> tensor<4x32xf32>
+  return %y1, %y3 : tensor<4x32xf32>, tensor<4x32xf32>
+}
+func.func @model_again(%x: tensor<4x16xf32>, %w0: tensor<32x16xf32> {transformer.parameter = "h.0.w"}) -> tensor<4x32xf32> {
+  %y = call @layer(%x, %w0) : (tensor<4x16xf32>, tensor<32x16xf32>) -> tensor<4x32xf32>
+  return %y : tensor<4x32xf32>
+}
+func.func private @layer(%x: tensor<4x16xf32>, %w: tensor<32x16xf32>) -> tensor<4x32xf32> {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %t = linalg.transpose ins(%w : tensor<32x16xf32>) outs(%e : tensor<16x32xf32>) permutation = [1, 0] {transformer.contraction = "transpose"}
+  %z = tensor.empty() : tensor<4x32xf32>
+  %y = linalg.matmul ins(%x, %t : tensor<4x16xf32>, tensor<16x32xf32>) outs(%z : tensor<4x32xf32>) -> tensor<4x32xf32>
+  return %y : tensor<4x32xf32>
+}
+func.func private @layer_decode(%x: tensor<4x16xf32>, %w: tensor<32x16xf32>) -> tensor<4x32xf32> {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %t = linalg.transpose ins(%w : tensor<32x16xf32>) outs(%e : tensor<16x32xf32>) permutation = [1, 0] {transformer.contraction = "transpose"}
+  %z = tensor.empty() : tensor<4x32xf32>
+  %y = linalg.matmul ins(%x, %t : tensor<4x16xf32>, tensor<16x32xf32>) outs(%z : tensor<4x32xf32>) -> tensor<4x32xf32>
+  return %y : tensor<4x32xf32>
+}
+
+// -----
+
+// Left alone: a private function called with an argument that is not
+// constant in one of its callers, and a public one (callers outside the
+// module are not known).
+// CHECK-NOT: memref.global
+// CHECK-LABEL: func.func @caller(
+// CHECK: call @helper(%{{.*}}) : (tensor<32x16xf32>) -> tensor<16x32xf32>
+// CHECK: call @helper(%{{.*}}) : (tensor<32x16xf32>) -> tensor<16x32xf32>
+// CHECK-LABEL: func.func private @helper(
+// CHECK: linalg.transpose
+// CHECK-LABEL: func.func @public_helper(
+// CHECK: linalg.transpose
+func.func @caller(%w0: tensor<32x16xf32> {transformer.parameter = "h.0.w"}, %w1: tensor<32x16xf32>) -> (tensor<16x32xf32>, tensor<16x32xf32>, tensor<16x32xf32>) {
+  %a = call @helper(%w0) : (tensor<32x16xf32>) -> tensor<16x32xf32>
+  %b = call @helper(%w1) : (tensor<32x16xf32>) -> tensor<16x32xf32>
+  %c = call @public_helper(%w0) : (tensor<32x16xf32>) -> tensor<16x32xf32>
+  return %a, %b, %c : tensor<16x32xf32>, tensor<16x32xf32>, tensor<16x32xf32>
+}
+func.func private @helper(%w: tensor<32x16xf32>) -> tensor<16x32xf32> {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %t = linalg.transpose ins(%w : tensor<32x16xf32>) outs(%e : tensor<16x32xf32>) permutation = [1, 0] {transformer.contraction = "transpose"}
+  return %t : tensor<16x32xf32>
+}
+func.func @public_helper(%w: tensor<32x16xf32>) -> tensor<16x32xf32> {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %t = linalg.transpose ins(%w : tensor<32x16xf32>) outs(%e : tensor<16x32xf32>) permutation = [1, 0] {transformer.contraction = "transpose"}
+  return %t : tensor<16x32xf32>
+}

@@ -74,8 +74,21 @@ def TransformerCPUCacheConstantWeightsPass
     one per shape, so that the layers of a model share its code instead of
     compiling one copy loop per weight.
 
+    A private function whose every call passes a constant argument where it
+    transposes one (a model's layer function, called once per layer with
+    that layer's weights, as transformer-translate's importers build it)
+    gets a copy per call site's weights: the pass gives the function a last
+    `index` argument, the slot, and each call the slot of the weights it
+    passes (calls passing the same weights share one). The globals then
+    hold one copy per slot, as bytes (`memref<N x i8>`) of which the
+    function views its slot (`memref.view`, which keeps the identity layout
+    that the kernels take), and the key global one pointer per slot.
+    Functions whose slots bind the same weights (a model's prefill and
+    decode layers) share the globals.
+
     Only 2-D weights of static shape are cached; others keep the copy per
-    call.
+    call. The copies are allocated when first used
+    (`--transformer-cpu-allocate-weight-cache`).
 
     Example: for `%w: tensor<3072x768xf32> {transformer.constant}` used by
     `transformer.linear`, the first call transposes `%w` into
@@ -88,6 +101,47 @@ def TransformerCPUCacheConstantWeightsPass
                            "::mlir::bufferization::BufferizationDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def TransformerCPUAllocateWeightCachePass
+    : Pass<"transformer-cpu-allocate-weight-cache", "::mlir::ModuleOp"> {
+  let summary = "Allocate the weight cache's copies when first used, not "
+                "when the module is loaded";
+  let description = [{
+    Run on the LLVM dialect. The copies of
+    `--transformer-cpu-cache-constant-weights` are uninitialized globals
+    (`@__transformer_weight_cache`, as large as the weights they copy), which
+    a JIT or loader zero-fills when it loads the module: every page touched
+    before the program runs (about 3 s for 1.9 GB in a VM, and all of it
+    resident even when no copy is ever made, as in a decode step). This pass
+    makes each such global a pointer, null until the first use, which a
+    private function (`@__transformer_weight_cache_buffer`) sets to an
+    anonymous `mmap` of the copy's size (zero pages, given out as they are
+    first written) advised for transparent huge pages
+    (`madvise(MADV_HUGEPAGE)`: 2 MiB pages, 512 times fewer page faults
+    when the copy is made). The pointer is set with a compare-and-swap, so
+    concurrent first calls agree on one buffer. A failed `mmap` stops the
+    program with a run-time error (transformerRuntimeError) naming the size.
+
+    The buffers live until the process exits (Linux: `mmap`, `madvise` and
+    `munmap` come from libc).
+
+    Example:
+
+    ```mlir
+    llvm.mlir.global private @__transformer_weight_cache() {alignment = 64 : i64} : !llvm.array<4096 x i8>
+    ...
+    %p = llvm.mlir.addressof @__transformer_weight_cache : !llvm.ptr
+    // becomes
+    llvm.mlir.global private @__transformer_weight_cache() : !llvm.ptr   // null
+    ...
+    %slot = llvm.mlir.addressof @__transformer_weight_cache : !llvm.ptr
+    %size = llvm.mlir.constant(4096 : i64) : i64
+    %p = llvm.call @__transformer_weight_cache_buffer(%slot, %size)
+        : (!llvm.ptr, i64) -> !llvm.ptr
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def TransformerCPUPrepareContractionsPass

@@ -7,10 +7,16 @@
 // functions of a module share one copy per named weight, and the copies of
 // one shape share one transpose function.
 //
+// A private function whose callers all pass it constant arguments (a model's
+// layer function, called once per layer with that layer's weights) gets one
+// copy per call site's weights: its globals hold a slot per distinct set of
+// weights passed to it, and each call passes its slot as a new argument.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Transformer/Codegen/CPU/Passes.h"
 #include "Transformer/IR/TransformerDialect.h"
+#include "WeightCache.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -18,6 +24,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
+
+#include <map>
 
 namespace mlir::transformer {
 #define GEN_PASS_DEF_TRANSFORMERCPUCACHECONSTANTWEIGHTSPASS
@@ -47,26 +55,77 @@ bool isConstantArgument(Value value) {
          func.getArgAttr(i, kParameterAttrName);
 }
 
+/// What identifies the constant argument `value` across functions: its
+/// weight name, or for an unnamed constant argument its function and
+/// position.
+Attribute getConstantKey(Value value) {
+  auto arg = cast<BlockArgument>(value);
+  auto func = cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                    kParameterAttrName))
+    return name;
+  return StringAttr::get(func.getContext(), "@" + func.getSymName() + "#" +
+                                                Twine(arg.getArgNumber()));
+}
+
+/// The entry-block argument of a private function that `value` is, when
+/// every use of the function is a call that passes a constant argument of
+/// its caller there.
+BlockArgument getArgumentOfConstantCalls(Value value, ModuleOp module) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg)
+    return {};
+  auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  if (!func || !func.isPrivate() || arg.getOwner() != &func.getBody().front())
+    return {};
+  std::optional<SymbolTable::UseRange> uses = func.getSymbolUses(module);
+  if (!uses || uses->empty())
+    return {};
+  for (const SymbolTable::SymbolUse &use : *uses) {
+    auto call = dyn_cast<func::CallOp>(use.getUser());
+    if (!call || call.getCallee() != func.getSymName() ||
+        !isConstantArgument(call.getOperand(arg.getArgNumber())))
+      return {};
+  }
+  return arg;
+}
+
 struct CacheConstantWeightsPass
     : transformer::impl::TransformerCPUCacheConstantWeightsPassBase<
           CacheConstantWeightsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<linalg::TransposeOp> transposes;
+    // Transposes of a private function's argument that its callers bind to
+    // constant arguments, by function.
+    std::map<func::FuncOp, SmallVector<linalg::TransposeOp>,
+             std::less<Operation *>>
+        calleeTransposes;
     module.walk([&](linalg::TransposeOp op) {
       auto tag = op->getAttrOfType<StringAttr>(kContractionAttrName);
       auto type = dyn_cast<RankedTensorType>(op.getInput().getType());
-      if (tag && tag.getValue() == "transpose" && op.hasPureTensorSemantics() &&
-          type && type.getRank() == 2 && type.hasStaticShape() &&
-          type.getElementType().isIntOrFloat() &&
-          isConstantArgument(op.getInput()))
+      if (!tag || tag.getValue() != "transpose" ||
+          !op.hasPureTensorSemantics() || !type || type.getRank() != 2 ||
+          !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+        return;
+      if (isConstantArgument(op.getInput()))
         transposes.push_back(op);
+      else if (BlockArgument arg =
+                   getArgumentOfConstantCalls(op.getInput(), module);
+               arg && type.getElementTypeBitWidth() % 8 == 0)
+        calleeTransposes[cast<func::FuncOp>(arg.getOwner()->getParentOp())]
+            .push_back(op);
     });
     SymbolTable symbols(module);
     // The globals and functions of this module only: a pass manager may run
     // the pass on several modules.
     globalsByName.clear();
     transposeFunctions.clear();
+    slotsByArgument.clear();
+    for (auto &[func, ops] : calleeTransposes) {
+      addSlots(func, ops);
+      transposes.append(ops);
+    }
     // One cache per weight and block: a weight read by several
     // contractions of a block is copied once.
     DenseMap<std::pair<Value, Block *>, Value> cached;
@@ -87,17 +146,83 @@ private:
     memref::GlobalOp copy, key;
   };
 
+  /// The copies a private function makes of the weights its callers pass:
+  /// one slot per distinct set of them.
+  struct Slots {
+    /// The function's argument that holds the caller's slot.
+    Value slot;
+    /// For each argument of the function: what each slot binds to it
+    /// (getConstantKey), or null when the argument is not copied.
+    SmallVector<ArrayAttr> keys;
+  };
+  DenseMap<Operation *, Slots> slotsByArgument;
+
+  /// Gives `func` the slot argument and its callers their slots, one per
+  /// distinct set of constant arguments passed where `ops` read them.
+  void addSlots(func::FuncOp func, ArrayRef<linalg::TransposeOp> ops) {
+    ModuleOp module = getOperation();
+    SmallVector<unsigned> copied;
+    for (linalg::TransposeOp op : ops)
+      copied.push_back(cast<BlockArgument>(op.getInput()).getArgNumber());
+    llvm::sort(copied);
+    copied.erase(llvm::unique(copied), copied.end());
+    SmallVector<func::CallOp> calls;
+    std::optional<SymbolTable::UseRange> uses = func.getSymbolUses(module);
+    for (const SymbolTable::SymbolUse &use : *uses)
+      calls.push_back(cast<func::CallOp>(use.getUser()));
+    MLIRContext *ctx = func.getContext();
+    DenseMap<ArrayAttr, unsigned> slotOf;
+    SmallVector<ArrayAttr> slotKeys;
+    SmallVector<unsigned> callSlots;
+    for (func::CallOp call : calls) {
+      SmallVector<Attribute> keys;
+      for (unsigned j : copied)
+        keys.push_back(getConstantKey(call.getOperand(j)));
+      auto key = ArrayAttr::get(ctx, keys);
+      auto [it, inserted] = slotOf.try_emplace(key, slotKeys.size());
+      if (inserted)
+        slotKeys.push_back(key);
+      callSlots.push_back(it->second);
+    }
+    Type index = IndexType::get(ctx);
+    unsigned slotArg = func.getNumArguments();
+    (void)func.insertArgument(slotArg, index, DictionaryAttr(), func.getLoc());
+    for (auto [call, slot] : llvm::zip(calls, callSlots)) {
+      OpBuilder b(call);
+      Value c = arith::ConstantIndexOp::create(b, call.getLoc(), slot);
+      call->insertOperands(call->getNumOperands(), c);
+    }
+    Slots slots;
+    slots.slot = func.getArgument(slotArg);
+    slots.keys.resize(func.getNumArguments());
+    for (auto [i, j] : llvm::enumerate(copied)) {
+      SmallVector<Attribute> perSlot;
+      for (ArrayAttr key : slotKeys)
+        perSlot.push_back(key[i]);
+      slots.keys[j] = ArrayAttr::get(ctx, perSlot);
+    }
+    slotsByArgument[func] = std::move(slots);
+  }
+
   /// The globals of `weight`'s copy. A weight bound by name
   /// (`transformer.parameter`) has one copy for the whole module: every
   /// function binds the same data to the name (@prefill, @decode and
   /// @generate of a model), and the key check makes the copy again when
   /// they do not. Other constant arguments get globals of their own.
+  /// A slotted weight's copies are [slots, k, n], and are shared by the
+  /// functions whose slots bind the same weights.
   CacheGlobals getCacheGlobals(Value weight, MemRefType bufferType,
                                SymbolTable &symbols) {
     auto arg = cast<BlockArgument>(weight);
     auto func = cast<func::FuncOp>(arg.getOwner()->getParentOp());
-    auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                  kParameterAttrName);
+    Attribute name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                       kParameterAttrName);
+    int64_t numSlots = 0;
+    if (auto it = slotsByArgument.find(func); it != slotsByArgument.end()) {
+      ArrayAttr keys = it->second.keys[arg.getArgNumber()];
+      name = keys;
+      numSlots = keys.size();
+    }
     if (name)
       if (auto it = globalsByName.find({name, bufferType});
           it != globalsByName.end())
@@ -107,16 +232,25 @@ private:
     OpBuilder b(module.getBodyRegion());
     b.setInsertionPointToStart(module.getBody());
     CacheGlobals globals;
+    // Slots: the bytes of numSlots copies, viewed one at a time (buildCache).
+    MemRefType copyType = bufferType;
+    SmallVector<int64_t> keyShape;
+    if (numSlots) {
+      keyShape.push_back(numSlots);
+      copyType = MemRefType::get({numSlots * bufferType.getNumElements() *
+                                  bufferType.getElementTypeBitWidth() / 8},
+                                 b.getI8Type());
+    }
     globals.copy = memref::GlobalOp::create(
-        b, loc, "__transformer_weight_cache", b.getStringAttr("private"),
-        bufferType, Attribute(b.getUnitAttr()), /*constant=*/false,
+        b, loc, kWeightCacheName, b.getStringAttr("private"), copyType,
+        Attribute(b.getUnitAttr()), /*constant=*/false,
         b.getI64IntegerAttr(64));
     symbols.insert(globals.copy);
     Type i64 = b.getI64Type();
     globals.key = memref::GlobalOp::create(
-        b, loc, "__transformer_weight_cache_key", b.getStringAttr("private"),
-        MemRefType::get({}, i64),
-        DenseElementsAttr::get(RankedTensorType::get({}, i64),
+        b, loc, kWeightCacheKeyName, b.getStringAttr("private"),
+        MemRefType::get(keyShape, i64),
+        DenseElementsAttr::get(RankedTensorType::get(keyShape, i64),
                                b.getI64IntegerAttr(0)),
         /*constant=*/false, IntegerAttr());
     symbols.insert(globals.key);
@@ -158,7 +292,7 @@ private:
     return func;
   }
 
-  DenseMap<std::pair<StringAttr, Type>, CacheGlobals> globalsByName;
+  DenseMap<std::pair<Attribute, Type>, CacheGlobals> globalsByName;
   DenseMap<std::pair<Type, Type>, func::FuncOp> transposeFunctions;
 
   /// Where `op` was (so that a copy in a branch not taken, such as the
@@ -173,8 +307,9 @@ private:
     auto inBufferType =
         MemRefType::get(inType.getShape(), inType.getElementType());
     CacheGlobals globals = getCacheGlobals(op.getInput(), bufferType, symbols);
-    func::FuncOp transposeFunction =
-        getTransposeFunction(op, inBufferType, bufferType, symbols);
+    auto func = op->getParentOfType<func::FuncOp>();
+    auto slots = slotsByArgument.find(func);
+    Value slot = slots != slotsByArgument.end() ? slots->second.slot : Value();
 
     OpBuilder b(op);
     Value in =
@@ -185,14 +320,30 @@ private:
         memref::ExtractAlignedPointerAsIndexOp::create(b, loc, in));
     Value keyBuffer = memref::GetGlobalOp::create(b, loc, globals.key.getType(),
                                                   globals.key.getSymName());
-    Value last = memref::LoadOp::create(b, loc, keyBuffer, ValueRange{});
+    SmallVector<Value> at;
+    if (slot)
+      at.push_back(slot);
+    Value last = memref::LoadOp::create(b, loc, keyBuffer, at);
     Value stale =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, last, pointer);
-    Value copy = memref::GetGlobalOp::create(b, loc, bufferType,
+    Value copy = memref::GetGlobalOp::create(b, loc, globals.copy.getType(),
                                              globals.copy.getSymName());
+    if (slot) {
+      // This call's slot, viewed as [k, n] with an identity layout (a
+      // subview would have a dynamic offset, and the kernels take identity
+      // layouts): the bytes at slot * (k * n * element size).
+      int64_t slotBytes =
+          bufferType.getNumElements() * bufferType.getElementTypeBitWidth() / 8;
+      Value shift = arith::MulIOp::create(
+          b, loc, slot, arith::ConstantIndexOp::create(b, loc, slotBytes));
+      copy =
+          memref::ViewOp::create(b, loc, bufferType, copy, shift, ValueRange{});
+    }
+    func::FuncOp transposeFunction = getTransposeFunction(
+        op, inBufferType, cast<MemRefType>(copy.getType()), symbols);
     scf::IfOp::create(b, loc, stale, [&](OpBuilder &nested, Location l) {
       func::CallOp::create(nested, l, transposeFunction, ValueRange{in, copy});
-      memref::StoreOp::create(nested, l, pointer, keyBuffer, ValueRange{});
+      memref::StoreOp::create(nested, l, pointer, keyBuffer, at);
       scf::YieldOp::create(nested, l);
     });
     return bufferization::ToTensorOp::create(b, loc, outType, copy,
