@@ -75,8 +75,8 @@ struct AllocateWeightCachePass
     for (LLVM::GlobalOp global : copies) {
       OpBuilder b(global);
       auto slot = LLVM::GlobalOp::create(
-          b, global.getLoc(), ptr, /*isConstant=*/false,
-          LLVM::Linkage::Private, global.getSymName(), Attribute(),
+          b, global.getLoc(), ptr, /*isConstant=*/false, LLVM::Linkage::Private,
+          global.getSymName(), Attribute(),
           /*alignment=*/8);
       Block *init = b.createBlock(&slot.getInitializerRegion());
       b.setInsertionPointToStart(init);
@@ -170,13 +170,12 @@ private:
                            ValueRange{current});
 
     b.setInsertionPointToStart(map);
-    Value mapped =
-        LLVM::CallOp::create(
-            b, loc, *mmap,
-            ValueRange{null, size, constant(i32, kProtReadWrite),
-                       constant(i32, kMapPrivateAnonymous), constant(i32, -1),
-                       constant(i64, 0)})
-            .getResult();
+    Value mapped = LLVM::CallOp::create(
+                       b, loc, *mmap,
+                       ValueRange{null, size, constant(i32, kProtReadWrite),
+                                  constant(i32, kMapPrivateAnonymous),
+                                  constant(i32, -1), constant(i64, 0)})
+                       .getResult();
     Value failed = LLVM::ICmpOp::create(
         b, loc, LLVM::ICmpPredicate::eq,
         LLVM::PtrToIntOp::create(b, loc, i64, mapped), constant(i64, -1));
@@ -186,9 +185,9 @@ private:
     std::string text =
         "cannot allocate %lld bytes for the transposed copy of a weight";
     text.push_back('\0');
-    Value message = LLVM::createGlobalString(
-        loc, b, "__transformer_weight_cache_message", text,
-        LLVM::Linkage::Private);
+    Value message =
+        LLVM::createGlobalString(loc, b, "__transformer_weight_cache_message",
+                                 text, LLVM::Linkage::Private);
     LLVM::CallOp::create(b, loc, *error, ValueRange{message, size});
     LLVM::UnreachableOp::create(b, loc);
 
