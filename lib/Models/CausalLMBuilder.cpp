@@ -34,19 +34,20 @@ OwningOpRef<ModuleOp> CausalLMBuilder::build() {
   OwningOpRef<ModuleOp> module = ModuleOp::create(b.getUnknownLoc());
   // The layer functions first (building one binds its own weights), then
   // the public functions that call them; the layer functions go last.
-  layerFunctions.clear();
-  SmallVector<func::FuncOp> layerFuncs;
+  layerFunctions = {};
   if (!layerParameters.empty())
     for (CacheMode mode :
          {CacheMode::None, CacheMode::Prefill, CacheMode::Decode})
-      layerFuncs.push_back(getLayerFunction(*module, mode));
+      layerFunctions[static_cast<unsigned>(mode)] =
+          buildLayerFunction(*module, mode);
   b.setInsertionPointToEnd(module->getBody());
   buildForward();
   buildPrefill();
   buildDecode();
   buildGenerate();
-  for (func::FuncOp func : layerFuncs)
-    func->moveBefore(module->getBody(), module->getBody()->end());
+  for (func::FuncOp func : layerFunctions)
+    if (func)
+      func->moveBefore(module->getBody(), module->getBody()->end());
   return module;
 }
 
@@ -310,11 +311,8 @@ void CausalLMBuilder::groupLayerParameters() {
   }
 }
 
-func::FuncOp CausalLMBuilder::getLayerFunction(ModuleOp module,
-                                               CacheMode mode) {
-  func::FuncOp &func = layerFunctions[static_cast<unsigned>(mode)];
-  if (func)
-    return func;
+func::FuncOp CausalLMBuilder::buildLayerFunction(ModuleOp module,
+                                                 CacheMode mode) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(module.getBody());
   StringRef name = mode == CacheMode::None      ? "layer"
@@ -333,10 +331,9 @@ func::FuncOp CausalLMBuilder::getLayerFunction(ModuleOp module,
   ArrayRef<unsigned> layer0Parameters = layerParameters.front();
   for (unsigned i : layer0Parameters)
     inputs.push_back(parameters[i].type);
-  buildingLayerFunction = true;
-  Location l = loc(layerPath(0));
-  buildingLayerFunction = false;
-  func = func::FuncOp::create(b, l, name, b.getFunctionType(inputs, results));
+  Location l = loc(shape.layerPrefix + ".N");
+  auto func =
+      func::FuncOp::create(b, l, name, b.getFunctionType(inputs, results));
   func.setPrivate();
   Block *entry = func.addEntryBlock();
   // Argument locations name them (--mlir-print-debuginfo): the weights as
@@ -383,10 +380,9 @@ func::FuncOp CausalLMBuilder::getLayerFunction(ModuleOp module,
 
 Value CausalLMBuilder::callLayer(Value x, int64_t index, Value batch, Value seq,
                                  Cache &cache) {
-  auto it = layerFunctions.find(static_cast<unsigned>(cache.mode));
-  if (layerParameters.empty() || it == layerFunctions.end())
+  func::FuncOp func = layerFunctions[static_cast<unsigned>(cache.mode)];
+  if (!func)
     return layer(x, index, batch, seq, cache);
-  func::FuncOp func = it->second;
   SmallVector<Value> operands{x, batch};
   operands.push_back(cache.mode == CacheMode::Decode ? cache.pos : seq);
   operands.push_back(constIndex(index));

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 
+#include <array>
 #include <optional>
 #include <string>
 
@@ -172,8 +173,9 @@ private:
   /// layers' weights differ in number or type (each layer is then built
   /// inline).
   SmallVector<SmallVector<unsigned>> layerParameters;
-  /// The layer function of each cache mode (built by getLayerFunction).
-  DenseMap<unsigned, func::FuncOp> layerFunctions;
+  /// The layer function of each cache mode (buildLayerFunction), indexed
+  /// by CacheMode; null when each layer is built inline.
+  std::array<func::FuncOp, 3> layerFunctions;
   /// Building the layer function (layerPath says "N").
   bool buildingLayerFunction = false;
   /// The arguments of the function being built that hold its weights (as
@@ -197,7 +199,7 @@ private:
   /// (rows, [cache]). Every layer calls it, so that its glue (kernel
   /// calls, allocations, run-time checks) is compiled once, not once per
   /// layer.
-  func::FuncOp getLayerFunction(ModuleOp module, CacheMode mode);
+  func::FuncOp buildLayerFunction(ModuleOp module, CacheMode mode);
   /// Layer `index` on rows `x`: a call of its layer function.
   Value callLayer(Value x, int64_t index, Value batch, Value seq, Cache &cache);
   Value nonNegativeIndex(Location l, Value value, const Twine &message);

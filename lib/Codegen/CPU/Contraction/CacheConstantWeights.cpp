@@ -25,7 +25,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
 
-#include <map>
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::transformer {
 #define GEN_PASS_DEF_TRANSFORMERCPUCACHECONSTANTWEIGHTSPASS
@@ -97,9 +97,9 @@ struct CacheConstantWeightsPass
     ModuleOp module = getOperation();
     SmallVector<linalg::TransposeOp> transposes;
     // Transposes of a private function's argument that its callers bind to
-    // constant arguments, by function.
-    std::map<func::FuncOp, SmallVector<linalg::TransposeOp>,
-             std::less<Operation *>>
+    // constant arguments, by function in the order met (so that the
+    // globals' names do not depend on pointer values).
+    llvm::MapVector<Operation *, SmallVector<linalg::TransposeOp>>
         calleeTransposes;
     module.walk([&](linalg::TransposeOp op) {
       auto tag = op->getAttrOfType<StringAttr>(kContractionAttrName);
@@ -113,8 +113,7 @@ struct CacheConstantWeightsPass
       else if (BlockArgument arg =
                    getArgumentOfConstantCalls(op.getInput(), module);
                arg && type.getElementTypeBitWidth() % 8 == 0)
-        calleeTransposes[cast<func::FuncOp>(arg.getOwner()->getParentOp())]
-            .push_back(op);
+        calleeTransposes[arg.getOwner()->getParentOp()].push_back(op);
     });
     SymbolTable symbols(module);
     // The globals and functions of this module only: a pass manager may run
@@ -123,7 +122,7 @@ struct CacheConstantWeightsPass
     transposeFunctions.clear();
     slotsByArgument.clear();
     for (auto &[func, ops] : calleeTransposes) {
-      addSlots(func, ops);
+      addSlots(cast<func::FuncOp>(func), ops);
       transposes.append(ops);
     }
     // One cache per weight and block: a weight read by several
