@@ -13,7 +13,13 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = os.path.join(config.transformer_obj_root, "test")
+# A rerun with other code generation (`--param opt_level=...`, below) gets
+# its own Output/ tree: CTest runs a test and its rerun side by side, and
+# sharing one would let each overwrite the other's script and %t files.
+config.test_exec_root = os.path.join(
+    config.transformer_obj_root,
+    "test-rerun" if lit_config.params.get("opt_level") or
+    lit_config.params.get("target_features") else "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%python", config.python_executable))

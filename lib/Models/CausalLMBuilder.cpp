@@ -132,6 +132,24 @@ void CausalLMBuilder::addWeight(const Twine &name, ArrayRef<int64_t> dims,
        conv1d, declaringLayer});
 }
 
+void CausalLMBuilder::addLinearWeight(const Twine &name, int64_t out,
+                                      int64_t in) {
+  if (blockFormat())
+    return addWeight(name, {out, in});
+  // The kernels read B as [in, out] rows: prefill's register tiles and a
+  // decode step's row form stream them as stored, where [out, in] would
+  // need a transposed copy as large as the weight for prefill.
+  parameters.push_back({name.str(), tensorOf({in, out}, weightElementType()),
+                        true, declaringLayer});
+}
+
+Value CausalLMBuilder::linear(Location l, Value x, Value weight, int64_t out) {
+  RankedTensorType type = tensorOf({kDyn, out});
+  // Blocks are along in: their f32 view is [out, in].
+  return MatmulOp::create(b, l, type, x, weight,
+                          /*transpose_b=*/blockFormat().has_value());
+}
+
 Value CausalLMBuilder::reshape(Location l, Value source, RankedTensorType type,
                                ArrayRef<Value> dims) {
   Value shapeTensor = tensor::FromElementsOp::create(
@@ -247,12 +265,11 @@ func::FuncOp CausalLMBuilder::createFunction(StringRef name,
   for (auto [i, param] : llvm::enumerate(parameters)) {
     unsigned arg = data.size() + i;
     func.setArgAttr(arg, "transformer.parameter", b.getStringAttr(param.name));
-    if (!param.type.getElementType().isInteger(8))
-      continue;
-    func.setArgAttr(arg, "transformer.block_format",
-                    b.getStringAttr(stringifyBlockFormat(*format)));
     if (param.transposed)
       func.setArgAttr(arg, "transformer.transposed", b.getUnitAttr());
+    if (param.type.getElementType().isInteger(8))
+      func.setArgAttr(arg, "transformer.block_format",
+                      b.getStringAttr(stringifyBlockFormat(*format)));
   }
   Block *entry = func.addEntryBlock();
   // Argument locations carry the names too (--mlir-print-debuginfo).

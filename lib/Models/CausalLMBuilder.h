@@ -103,6 +103,14 @@ protected:
   /// 1-D weights stay f32.
   void addWeight(const Twine &name, ArrayRef<int64_t> shape,
                  bool conv1d = false);
+  /// Declares an nn.Linear weight, [out, in] in the file. Block-quantized,
+  /// it is declared so ([out, in / 32, block bytes]); in f32, bf16 or f16
+  /// as its transpose [in, out] (`transformer.transposed`: the runner
+  /// transposes it once, when it binds it). `linear` multiplies by either.
+  void addLinearWeight(const Twine &name, int64_t out, int64_t in);
+  /// Rows x [N, in] times a weight declared with addLinearWeight, as the
+  /// function sees it: [N, out].
+  Value linear(Location l, Value x, Value weight, int64_t out);
   /// Declares a weight that stays f32 whatever the --weight-type.
   void addF32Weight(const Twine &name, ArrayRef<int64_t> shape);
   /// The weights declared next are layer `index`'s.
@@ -160,8 +168,8 @@ private:
     /// Its name in the weights file.
     std::string name;
     RankedTensorType type;
-    /// Block-quantized: the blocks of the transpose of a Conv1D weight
-    /// [in, out] (the file's layout).
+    /// The file holds the transpose of the declared matrix, or of the one
+    /// its blocks quantize (a Conv1D weight [in, out] quantized along in).
     bool transposed = false;
     /// The layer it belongs to; -1: none.
     int64_t layer = -1;

@@ -5,9 +5,11 @@
 // embeddings in the rotate-half convention with the config's inverse
 // frequencies (scaling included) as a constant table, grouped-query
 // attention over a cache of the key/value heads only, and the SiLU-gated
-// MLP. Weights are [out, in] (nn.Linear), bound by their Hugging Face names
-// (`model.layers.3.self_attn.q_proj.weight`); projections are
-// `transformer.matmul {transpose_b}` plus a bias where the config has one.
+// MLP. Weights are bound by their Hugging Face names
+// (`model.layers.3.self_attn.q_proj.weight`); the projections' nn.Linear
+// weights [out, in] are declared transposed, [in, out], and transposed once
+// when bound (CausalLMBuilder::addLinearWeight); projections are
+// `transformer.matmul` plus a bias where the config has one.
 // The functions, the KV cache and the greedy loop are CausalLMBuilder's.
 //
 //===----------------------------------------------------------------------===//
@@ -74,11 +76,11 @@ private:
       for (auto [name, out] : {std::pair<StringRef, int64_t>{"q", qWidth()},
                                {"k", kvWidth()},
                                {"v", kvWidth()}}) {
-        addWeight(p + "self_attn." + name + "_proj.weight", {out, d});
+        addLinearWeight(p + "self_attn." + name + "_proj.weight", out, d);
         if (cfg.qkvBias)
           addWeight(p + "self_attn." + name + "_proj.bias", {out});
       }
-      addWeight(p + "self_attn.o_proj.weight", {d, qWidth()});
+      addLinearWeight(p + "self_attn.o_proj.weight", d, qWidth());
       if (cfg.outputBias)
         addWeight(p + "self_attn.o_proj.bias", {d});
       addWeight(p + "post_attention_layernorm.weight", {d});
@@ -86,7 +88,7 @@ private:
            {std::tuple<StringRef, int64_t, int64_t>{"gate", f, d},
             {"up", f, d},
             {"down", d, f}}) {
-        addWeight(p + "mlp." + name + "_proj.weight", {out, in});
+        addLinearWeight(p + "mlp." + name + "_proj.weight", out, in);
         if (cfg.mlpBias)
           addWeight(p + "mlp." + name + "_proj.bias", {out});
       }
@@ -127,14 +129,14 @@ private:
     ropeTable = Value();
   }
 
-  /// x @ w^T (+ bias) on rows x [N, in] with an nn.Linear weight [out, in].
+  /// x @ w^T (+ bias) on rows x [N, in] with an nn.Linear weight [out, in]
+  /// (declared by addLinearWeight).
   Value project(const Twine &path, Value x, Value w, Value bias, int64_t out) {
     Location l = loc(path);
-    RankedTensorType type = tensorOf({kDyn, out});
-    Value y = MatmulOp::create(b, l, type, x, w, /*transpose_b=*/true);
+    Value y = linear(l, x, w, out);
     if (!bias)
       return y;
-    return AddOp::create(b, l, type, y, bias);
+    return AddOp::create(b, l, y.getType(), y, bias);
   }
 
   Value rmsNorm(const Twine &path, Value x, Value gamma) {

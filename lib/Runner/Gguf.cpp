@@ -482,7 +482,8 @@ llvm::Expected<HostTensor> GgufFile::getTensor(llvm::StringRef name,
   if (fileType == type && !transposed &&
       reinterpret_cast<uintptr_t>(bytes) % elementSize(type) == 0)
     return HostTensor::wrap(type, fileShape, bytes, buffer);
-  llvm::Expected<HostTensor> tensor = HostTensor::allocate(type, fileShape);
+  llvm::Expected<HostTensor> tensor =
+      HostTensor::allocateUninitialized(type, fileShape);
   if (!tensor)
     return error(llvm::toString(tensor.takeError()));
   // Element (r, c) of the module's [rows, columns] is the file's (c, r)
@@ -495,5 +496,6 @@ llvm::Expected<HostTensor> GgufFile::getTensor(llvm::StringRef name,
       storeFloat(tensor->getData(), type, to,
                  loadFloat(bytes, fileType, transposed ? c * rows + r : to));
     }
+  dropPages(bytes, tensor->getNumElements() * elementSize(fileType));
   return tensor;
 }

@@ -19,15 +19,21 @@ mlir::transformer::runner::bindParameters(const EntrySignature &signature,
           "argument " + llvm::Twine(i) + " of @" + entry + " (parameter '" +
           arg.parameter + "') is a scalar; only tensors are bound by name");
     llvm::Expected<HostTensor> tensor =
-        arg.blockFormat.empty()
-            ? file.getTensor(arg.parameter, arg.elementType, arg.shape)
-            : file.getBlockTensor(arg.parameter,
+        !arg.blockFormat.empty()
+            ? file.getBlockTensor(arg.parameter,
                                   *parseQuantFormat(arg.blockFormat), arg.shape,
-                                  arg.transposed);
+                                  arg.transposed)
+        : arg.transposed
+            ? file.getTransposedTensor(arg.parameter, arg.elementType,
+                                       arg.shape)
+            : file.getTensor(arg.parameter, arg.elementType, arg.shape);
     if (!tensor)
-      return llvm::createStringError(llvm::toString(tensor.takeError()) +
-                                     " (argument " + llvm::Twine(i) + " of @" +
-                                     entry + ")");
+      return llvm::createStringError(
+          llvm::toString(tensor.takeError()) + " (argument " + llvm::Twine(i) +
+          " of @" + entry +
+          (arg.transposed && arg.blockFormat.empty() ? ", bound transposed"
+                                                     : "") +
+          ")");
     bound.push_back(std::move(*tensor));
   }
   return bound;

@@ -229,11 +229,13 @@ SafetensorsFile::getTensor(llvm::StringRef name, ElementType type,
                   : type == ElementType::I32 ? "I32"
                                              : "I64") +
                  ")");
-  llvm::Expected<HostTensor> tensor = HostTensor::allocate(type, entry->shape);
+  llvm::Expected<HostTensor> tensor =
+      HostTensor::allocateUninitialized(type, entry->shape);
   if (!tensor)
     return error(llvm::toString(tensor.takeError()));
   if (exact) {
     std::memcpy(tensor->getData(), bytes, tensor->getNumBytes());
+    dropPages(bytes, tensor->getNumBytes());
     return tensor;
   }
   // The file's values as f32 (exact for F16 and BF16), then rounded to
@@ -243,5 +245,6 @@ SafetensorsFile::getTensor(llvm::StringRef name, ElementType type,
                                           : ElementType::BF16;
   for (int64_t i = 0, e = tensor->getNumElements(); i < e; ++i)
     storeFloat(tensor->getData(), type, i, loadFloat(bytes, fileType, i));
+  dropPages(bytes, entry->end - entry->begin);
   return tensor;
 }

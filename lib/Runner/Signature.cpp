@@ -157,6 +157,18 @@ runner::getEntrySignature(ModuleOp module, llvm::StringRef entry) {
           "@" + entry + ": argument " + llvm::Twine(i) + " has a " +
           kParameterAttrName + " attribute that is not a non-empty string");
     arg.parameter = name.getValue().str();
+    Attribute transposed = func.getArgAttr(i, kTransposedAttrName);
+    if (transposed && !isa<UnitAttr>(transposed))
+      return llvm::createStringError(
+          "@" + entry + ": argument " + llvm::Twine(i) + " has a " +
+          kTransposedAttrName + " attribute that is not a unit attribute");
+    arg.transposed = transposed != nullptr;
+    if (arg.transposed && !func.getArgAttr(i, kBlockFormatAttrName) &&
+        (!isFloatType(arg.elementType) || arg.shape.size() != 2))
+      return llvm::createStringError(
+          "@" + entry + ": argument " + llvm::Twine(i) + " has a " +
+          kTransposedAttrName + " attribute but is not a matrix of f32, f16 " +
+          "or bf16 (or ggml blocks)");
     if (Attribute format = func.getArgAttr(i, kBlockFormatAttrName)) {
       auto formatName = dyn_cast<StringAttr>(format);
       if (!formatName || !parseQuantFormat(formatName.getValue()) ||
@@ -167,12 +179,6 @@ runner::getEntrySignature(ModuleOp module, llvm::StringRef entry) {
             " attribute that is not \"q8_0\" or \"q4_0\" on a tensor of "
             "rank 3 of i8");
       arg.blockFormat = formatName.getValue().str();
-      Attribute transposed = func.getArgAttr(i, kTransposedAttrName);
-      if (transposed && !isa<UnitAttr>(transposed))
-        return llvm::createStringError(
-            "@" + entry + ": argument " + llvm::Twine(i) + " has a " +
-            kTransposedAttrName + " attribute that is not a unit attribute");
-      arg.transposed = transposed != nullptr;
     }
   }
   return sig;

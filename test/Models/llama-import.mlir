@@ -1,5 +1,6 @@
 // The module the importer builds for a Llama-family config: weights bound
-// by their Hugging Face names, each layer a call of the layer function of
+// by their Hugging Face names (the projections' nn.Linear weights declared
+// [in, out], transposed when bound), each layer a call of the layer function of
 // its cache mode, RMSNorm, rotate-half rope with the config's
 // inverse frequencies as a table, grouped-query attention over a cache of
 // the key/value heads only (updated in place), the SiLU-gated MLP, a tied
@@ -23,18 +24,18 @@
 // CHECK-LABEL: func.func @forward(%{{.*}}: tensor<?x?xi64>,
 // CHECK-SAME: tensor<10x64xf32> {transformer.parameter = "model.embed_tokens.weight"}
 // CHECK-SAME: {transformer.parameter = "model.layers.0.input_layernorm.weight"}
-// CHECK-SAME: tensor<64x64xf32> {transformer.parameter = "model.layers.0.self_attn.q_proj.weight"}
+// CHECK-SAME: tensor<64x64xf32> {transformer.parameter = "model.layers.0.self_attn.q_proj.weight", transformer.transposed}
 // CHECK-SAME: tensor<64xf32> {transformer.parameter = "model.layers.0.self_attn.q_proj.bias"}
-// CHECK-SAME: tensor<32x64xf32> {transformer.parameter = "model.layers.0.self_attn.k_proj.weight"}
+// CHECK-SAME: tensor<64x32xf32> {transformer.parameter = "model.layers.0.self_attn.k_proj.weight", transformer.transposed}
 // CHECK-SAME: tensor<32xf32> {transformer.parameter = "model.layers.0.self_attn.k_proj.bias"}
-// CHECK-SAME: tensor<32x64xf32> {transformer.parameter = "model.layers.0.self_attn.v_proj.weight"}
+// CHECK-SAME: tensor<64x32xf32> {transformer.parameter = "model.layers.0.self_attn.v_proj.weight", transformer.transposed}
 // CHECK-SAME: tensor<32xf32> {transformer.parameter = "model.layers.0.self_attn.v_proj.bias"}
-// CHECK-SAME: tensor<64x64xf32> {transformer.parameter = "model.layers.0.self_attn.o_proj.weight"}
+// CHECK-SAME: tensor<64x64xf32> {transformer.parameter = "model.layers.0.self_attn.o_proj.weight", transformer.transposed}
 // CHECK-NOT: o_proj.bias
 // CHECK-SAME: {transformer.parameter = "model.layers.0.post_attention_layernorm.weight"}
-// CHECK-SAME: tensor<96x64xf32> {transformer.parameter = "model.layers.0.mlp.gate_proj.weight"}
-// CHECK-SAME: tensor<96x64xf32> {transformer.parameter = "model.layers.0.mlp.up_proj.weight"}
-// CHECK-SAME: tensor<64x96xf32> {transformer.parameter = "model.layers.0.mlp.down_proj.weight"}
+// CHECK-SAME: tensor<64x96xf32> {transformer.parameter = "model.layers.0.mlp.gate_proj.weight", transformer.transposed}
+// CHECK-SAME: tensor<64x96xf32> {transformer.parameter = "model.layers.0.mlp.up_proj.weight", transformer.transposed}
+// CHECK-SAME: tensor<96x64xf32> {transformer.parameter = "model.layers.0.mlp.down_proj.weight", transformer.transposed}
 // CHECK-SAME: tensor<64xf32> {transformer.parameter = "model.norm.weight"}) -> tensor<?x?x10xf32>
 // CHECK-NOT: lm_head.weight
 
@@ -66,7 +67,8 @@
 // CHECK-LABEL: func.func private @layer_decode(
 // CHECK-SAME: %{{.*}}: tensor<?x64xf32>, %{{.*}}: index, %[[P:arg2]]: index, %[[L:arg3]]: index, %[[CACHE:arg4]]: tensor<1x2x?x2x16x16xf32>, %[[NORM:arg5]]: tensor<64xf32>,
 // CHECK: %[[X:.*]] = transformer.rms_norm %{{.*}}, %[[NORM]] {epsilon = 9.99999974E-6 : f32}
-// CHECK: %[[Q:.*]] = transformer.matmul %[[X]], %{{.*}} {transpose_b} : tensor<?x64xf32>, tensor<64x64xf32> -> tensor<?x64xf32>
+// The projections read their weights as [in, out].
+// CHECK: %[[Q:.*]] = transformer.matmul %[[X]], %{{.*}} : tensor<?x64xf32>, tensor<64x64xf32> -> tensor<?x64xf32>
 // CHECK: transformer.add %[[Q]], %{{.*}} : tensor<?x64xf32>, tensor<64xf32>
 // The inverse frequencies of rope_theta 1e6, once per function, made
 // where the first rope needs it.
@@ -78,8 +80,8 @@
 // CHECK: %[[K:.*]] = tensor.extract_slice %[[C2]][%[[L]], 0, 0, 0, 0, 0]
 // CHECK: %[[V:.*]] = tensor.extract_slice %[[C2]][%[[L]], 1, 0, 0, 0, 0]
 // CHECK: transformer.attention %{{.*}}, %[[K]], %[[V]] : tensor<?x4x?x16xf32>, tensor<?x2x?x16xf32>, tensor<?x2x?x16xf32> -> tensor<?x4x?x16xf32>
-// CHECK: %[[GATE:.*]] = transformer.matmul %{{.*}} {transpose_b} : tensor<?x64xf32>, tensor<96x64xf32> -> tensor<?x96xf32>
-// CHECK: %[[UP:.*]] = transformer.matmul %{{.*}} {transpose_b} : tensor<?x64xf32>, tensor<96x64xf32> -> tensor<?x96xf32>
+// CHECK: %[[GATE:.*]] = transformer.matmul %{{.*}} : tensor<?x64xf32>, tensor<64x96xf32> -> tensor<?x96xf32>
+// CHECK: %[[UP:.*]] = transformer.matmul %{{.*}} : tensor<?x64xf32>, tensor<64x96xf32> -> tensor<?x96xf32>
 // CHECK: %[[ACT:.*]] = transformer.silu %[[GATE]]
 // CHECK: transformer.mul %[[ACT]], %[[UP]]
 // CHECK: return %{{.*}}, %[[C2]]

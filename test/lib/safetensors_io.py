@@ -74,6 +74,33 @@ def small_weights():
             "h.0.b": rng.standard_normal(4).astype(np.float32)}
 
 
+def large_linear_weight():
+    """An nn.Linear weight [out, in] = [150, 70] for
+    test/transformer-run/parameters-transposed.mlir: more than one block of
+    the runner's transpose each way, neither size a multiple of it."""
+    return np.random.default_rng(11).standard_normal((150, 70)).astype(np.float32)
+
+
+def large_linear_input():
+    return np.random.default_rng(12).standard_normal((2, 70)).astype(np.float32)
+
+
+def check_large(out_path, case):
+    """@large of parameters-transposed.mlir: large_linear_input() times the
+    weight transposed."""
+    w = large_linear_weight()
+    if case == "linear-f16":
+        w = w.astype(np.float16).astype(np.float32)
+    x = large_linear_input().astype(np.float64)
+    expected = x @ w.astype(np.float64).T
+    got = np.load(out_path)
+    if got.shape != expected.shape or not np.allclose(got, expected, rtol=1e-4, atol=1e-4):
+        print("FAIL large %s: max error %s" % (case, np.abs(got - expected).max()))
+        return 1
+    print("PASS large %s" % case)
+    return 0
+
+
 def make_case(path, case):
     w = small_weights()
     f32 = lambda a: ("F32", list(a.shape), a.astype("<f4").tobytes())
@@ -86,6 +113,12 @@ def make_case(path, case):
         write(path, {k: v.astype(np.float16) for k, v in w.items()})
     elif case == "bf16":
         write(path, {k: ("BF16", list(v.shape), to_bf16_bytes(v)) for k, v in w.items()})
+    elif case == "linear":  # h.0.w as nn.Linear stores it: [out, in]
+        write(path, {"h.0.w": w["h.0.w"].T.copy(), "h.0.b": w["h.0.b"],
+                     "h.1.w": large_linear_weight()})
+    elif case == "linear-f16":
+        write(path, {"h.0.w": w["h.0.w"].T.astype(np.float16), "h.0.b": w["h.0.b"],
+                     "h.1.w": large_linear_weight().astype(np.float16)})
     elif case == "missing":
         write(path, {"h.0.w": w["h.0.w"]})
     elif case == "wrong-shape":
@@ -125,6 +158,8 @@ def check(out_path, case, weight_type="f32"):
     w = small_weights()
     if case == "f16":
         w = {k: v.astype(np.float16).astype(np.float32) for k, v in w.items()}
+    elif case == "linear-f16":
+        w["h.0.w"] = w["h.0.w"].astype(np.float16).astype(np.float32)
     elif case == "bf16":
         w = {k: bf16_to_f32(v) for k, v in w.items()}
     if weight_type == "f16":
@@ -144,4 +179,8 @@ def check(out_path, case, weight_type="f32"):
 if __name__ == "__main__":
     if sys.argv[1] == "check":
         sys.exit(check(*sys.argv[2:5]))
+    if sys.argv[1] == "large-input":
+        sys.exit(np.save(sys.argv[2], large_linear_input()))
+    if sys.argv[1] == "check-large":
+        sys.exit(check_large(*sys.argv[2:4]))
     make_case(sys.argv[1], sys.argv[2])

@@ -374,6 +374,7 @@ int run() {
     // Weights bound by name come from --parameters, the rest from --input.
     std::vector<std::optional<HostTensor>> bound(signature->arguments.size());
     if (!parametersFile.empty()) {
+      TimingScope bindTimer = rootTimer.nest("bind parameters");
       llvm::Expected<std::shared_ptr<WeightFile>> file =
           openWeightFile(parametersFile);
       if (!file)

@@ -99,7 +99,6 @@ private:
   GgufFile() = default;
   std::string path;
   std::string architecture;
-  std::shared_ptr<llvm::WritableMemoryBuffer> buffer;
   /// Start of the data section inside the buffer.
   char *data = nullptr;
   std::vector<Entry> entries;

@@ -53,6 +53,12 @@ public:
   static llvm::Expected<HostTensor> allocate(ElementType type,
                                              llvm::ArrayRef<int64_t> shape,
                                              bool isScalar = false);
+  /// As allocate, for a tensor that is written whole right away (a weight
+  /// converted or transposed when bound): its pages are first touched by
+  /// that write, not by zeroing them before.
+  static llvm::Expected<HostTensor>
+  allocateUninitialized(ElementType type, llvm::ArrayRef<int64_t> shape,
+                        bool isScalar = false);
   /// Wraps dense row-major `data` without copying it. `owner` keeps the
   /// memory alive (and frees it last): a buffer returned by compiled code, a
   /// mapped file, ... `data` may point anywhere inside what `owner` holds.
@@ -102,6 +108,8 @@ private:
   /// tensor of a move.
   std::shared_ptr<void> owner;
   char *data = nullptr;
+  /// Fresh from a mapping of its own, so already zero (allocate).
+  bool zeroed = false;
 };
 
 /// Element `i` of the little-endian float data `data` of `type` (f32, f16,

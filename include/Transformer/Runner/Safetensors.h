@@ -71,7 +71,6 @@ public:
 private:
   SafetensorsFile() = default;
   std::string path;
-  std::shared_ptr<llvm::WritableMemoryBuffer> buffer;
   /// Start of the data section inside the buffer.
   char *data = nullptr;
   std::vector<Entry> entries;

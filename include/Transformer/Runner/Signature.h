@@ -42,7 +42,9 @@ struct ValueSignature {
   /// the parameter is ggml blocks of that format, quantized when bound.
   std::string blockFormat;
   /// `transformer.transposed`: the weights file holds the transpose of the
-  /// quantized matrix (a Hugging Face Conv1D weight, [in, out]).
+  /// argument's matrix (an nn.Linear weight [out, in] read as [in, out]),
+  /// or of the matrix its blocks quantize (a Hugging Face Conv1D weight
+  /// [in, out] quantized along in).
   bool transposed = false;
   /// `tensor<2x?xf32>` or `f32`.
   std::string str() const;

@@ -13,6 +13,10 @@
 
 #include <memory>
 
+namespace llvm {
+class WritableMemoryBuffer;
+} // namespace llvm
+
 namespace mlir::transformer::runner {
 
 /// An opened, validated file of named tensors.
@@ -37,7 +41,25 @@ public:
   virtual llvm::Expected<HostTensor>
   getBlockTensor(llvm::StringRef name, QuantFormat format,
                  llvm::ArrayRef<int64_t> shape, bool transposed);
+  /// Tensor `name` for an argument of `shape` [rows, columns] whose file
+  /// holds its transpose [columns, rows] (an nn.Linear weight [out, in]
+  /// that the module reads as [in, out]; `transformer.transposed`),
+  /// converted as getTensor converts. The transpose is made once, here; the
+  /// file's pages it read are then dropped from memory when the file is
+  /// mapped, so that binding costs the tensor's size, not twice it.
+  llvm::Expected<HostTensor> getTransposedTensor(llvm::StringRef name,
+                                                 ElementType type,
+                                                 llvm::ArrayRef<int64_t> shape);
   virtual llvm::StringRef getPath() const = 0;
+
+protected:
+  /// Gives back the pages of a mapped file that [data, data + bytes) covers
+  /// whole, once a conversion has read them: they are the file's,
+  /// unmodified (nothing writes the private mapping), so a later read maps
+  /// them again. Does nothing for a file read into memory.
+  void dropPages(const void *data, size_t bytes) const;
+  /// The file's bytes: mapped (copy-on-write) or, for a small file, read.
+  std::shared_ptr<llvm::WritableMemoryBuffer> buffer;
 };
 
 /// Checks that `shape` is [rows, blocks, block bytes of `format`], static,
