@@ -475,7 +475,9 @@ int run() {
   if (llvm::Error err = (*compiled)->compile(entryName))
     return fail("JIT compilation failed: " + llvm::toString(std::move(err)));
   jitTimer.stop();
-  // The compiler's working memory is not needed while the program runs.
+  // The compiler's working memory is not needed while the program runs,
+  // nor the module, now compiled.
+  module = nullptr;
   releaseFreedMemory();
   double compileMs = std::chrono::duration<double, std::milli>(
                          std::chrono::steady_clock::now() - compileStart)
