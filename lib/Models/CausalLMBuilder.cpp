@@ -24,7 +24,13 @@ using namespace mlir::transformer::models;
 
 CausalLMBuilder::CausalLMBuilder(MLIRContext *context, CausalLMShape shape)
     : shape(std::move(shape)), b(context), f32(b.getF32Type()),
-      i64(b.getI64Type()) {}
+      i64(b.getI64Type()) {
+  // The dialects of every family's module.
+  context->loadDialect<TransformerDialect, arith::ArithDialect,
+                       cf::ControlFlowDialect, func::FuncDialect,
+                       linalg::LinalgDialect, scf::SCFDialect,
+                       tensor::TensorDialect>();
+}
 
 OwningOpRef<ModuleOp> CausalLMBuilder::build() {
   parameters.clear();

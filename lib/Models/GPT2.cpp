@@ -196,9 +196,5 @@ private:
 
 OwningOpRef<ModuleOp> models::buildGPT2Module(MLIRContext *context,
                                               const GPT2Config &config) {
-  context->loadDialect<TransformerDialect, arith::ArithDialect,
-                       cf::ControlFlowDialect, func::FuncDialect,
-                       linalg::LinalgDialect, scf::SCFDialect,
-                       tensor::TensorDialect>();
   return GPT2Builder(context, config).build();
 }

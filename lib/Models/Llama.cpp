@@ -212,9 +212,5 @@ private:
 
 OwningOpRef<ModuleOp> models::buildLlamaModule(MLIRContext *context,
                                                const LlamaConfig &config) {
-  context->loadDialect<TransformerDialect, arith::ArithDialect,
-                       cf::ControlFlowDialect, func::FuncDialect,
-                       linalg::LinalgDialect, scf::SCFDialect,
-                       tensor::TensorDialect>();
   return LlamaBuilder(context, config).build();
 }

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Transformer/Codegen/Common/NoInline.h"
 #include "Transformer/Codegen/Common/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -242,11 +243,8 @@ LogicalResult TransformerOutlineKernelsPass::outline(Group &group,
       tail->getLoc(), (caller.getSymName() + "_kernel").str(),
       FunctionType::get(ctx, argTypes, resultTypes));
   kernel.setPrivate();
-  // Neither MLIR's inliner nor LLVM's (through func-to-llvm, which keeps
-  // `passthrough` but drops `no_inline`) may copy a kernel into each layer.
-  kernel.setNoInline(true);
-  kernel->setAttr("passthrough",
-                  ArrayAttr::get(ctx, {StringAttr::get(ctx, "noinline")}));
+  // Neither inliner may copy a kernel into each layer.
+  transformer::markNoInline(kernel);
   kernel->setAttr(kKernelAttr, UnitAttr::get(ctx));
   Block *entry = kernel.addEntryBlock();
   IRMapping mapping;

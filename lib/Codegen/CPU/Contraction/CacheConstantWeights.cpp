@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Transformer/Codegen/CPU/Passes.h"
+#include "Transformer/Codegen/Common/NoInline.h"
 #include "Transformer/IR/TransformerDialect.h"
 #include "WeightCache.h"
 
@@ -268,18 +269,14 @@ private:
     if (func)
       return func;
     ModuleOp module = getOperation();
-    MLIRContext *ctx = module.getContext();
     Location loc = op.getLoc();
     OpBuilder b(module.getBodyRegion());
     b.setInsertionPointToEnd(module.getBody());
     func = func::FuncOp::create(b, loc, "__transformer_weight_transpose",
                                 b.getFunctionType({inType, outType}, {}));
     func.setPrivate();
-    // Kept a function of its own by MLIR's inliner and LLVM's alike (as
-    // the kernels of --transformer-outline-kernels are).
-    func.setNoInline(true);
-    func->setAttr("passthrough",
-                  ArrayAttr::get(ctx, {StringAttr::get(ctx, "noinline")}));
+    // Kept a function of its own, as the outlined kernels are.
+    markNoInline(func);
     symbols.insert(func);
     Block *entry = func.addEntryBlock();
     OpBuilder body = OpBuilder::atBlockEnd(entry);
