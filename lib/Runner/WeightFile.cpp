@@ -38,11 +38,9 @@ WeightFile::getBlockTensor(llvm::StringRef name, QuantFormat format,
   if (llvm::Error error = checkBlockShape(name, format, shape))
     return std::move(error);
   int64_t rows = shape[0], columns = shape[1] * kQuantBlockWeights;
-  llvm::SmallVector<int64_t> fileShape = {rows, columns};
-  if (transposed)
-    std::swap(fileShape[0], fileShape[1]);
   llvm::Expected<HostTensor> weights =
-      getTensor(name, ElementType::F32, fileShape);
+      transposed ? getTransposedTensor(name, ElementType::F32, {rows, columns})
+                 : getTensor(name, ElementType::F32, {rows, columns});
   if (!weights)
     return weights.takeError();
   llvm::Expected<HostTensor> blocks =
@@ -53,16 +51,8 @@ WeightFile::getBlockTensor(llvm::StringRef name, QuantFormat format,
   const float *from = static_cast<const float *>(weights->getData());
   auto *to = static_cast<uint8_t *>(blocks->getData());
   int64_t rowBytes = shape[1] * shape[2];
-  std::vector<float> row(transposed ? columns : 0);
-  for (int64_t r = 0; r < rows; ++r) {
-    const float *source = from + r * columns;
-    if (transposed) {
-      for (int64_t c = 0; c < columns; ++c)
-        row[c] = from[c * rows + r];
-      source = row.data();
-    }
-    quantizeRow(format, source, columns, to + r * rowBytes);
-  }
+  for (int64_t r = 0; r < rows; ++r)
+    quantizeRow(format, from + r * columns, columns, to + r * rowBytes);
   dropPages(weights->getData(), weights->getNumBytes());
   return blocks;
 }
