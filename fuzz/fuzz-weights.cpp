@@ -68,13 +68,32 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     bindAll(**file, ElementType::F32);
     bindAll(**file, ElementType::BF16);
     bindAllBlocks(**file);
-    // The GPT-2 names, which map to transposed GGUF tensors.
-    for (const char *name : {"wte.weight", "h.0.attn.c_attn.weight"}) {
+    // The GPT-2 names, which map to transposed GGUF tensors, and the
+    // Llama ones, whose q/k rows are reordered by the metadata's head
+    // counts (architecture `llama`).
+    for (const char *name : {"wte.weight", "h.0.attn.c_attn.weight",
+                             "model.layers.0.self_attn.q_proj.weight",
+                             "model.layers.0.self_attn.k_proj.weight"}) {
       llvm::Expected<HostTensor> tensor =
           (*file)->getTensor(name, ElementType::F32, {-1, -1});
       if (!tensor)
         llvm::consumeError(tensor.takeError());
     }
+    llvm::Expected<HostTensor> bias = (*file)->getTensor(
+        "model.layers.0.self_attn.q_proj.bias", ElementType::F16, {-1});
+    if (!bias)
+      llvm::consumeError(bias.takeError());
+    if (const GgufFile::Entry *q = (*file)->lookup("blk.0.attn_q.weight"))
+      if (q->shape.size() == 2)
+        for (QuantFormat format : {QuantFormat::Q8_0, QuantFormat::Q4_0}) {
+          llvm::Expected<HostTensor> blocks = (*file)->getBlockTensor(
+              "model.layers.0.self_attn.q_proj.weight", format,
+              {q->shape[0], q->shape[1] / kQuantBlockWeights,
+               quantBlockBytes(format)},
+              /*transposed=*/false);
+          if (!blocks)
+            llvm::consumeError(blocks.takeError());
+        }
     return 0;
   }
   auto file = SafetensorsFile::parse(std::move(buffer), "fuzz.safetensors");

@@ -188,10 +188,9 @@ std::string runner::ggmlTypeName(uint32_t type) {
   return "type " + std::to_string(type);
 }
 
-std::optional<std::pair<std::string, bool>>
-runner::mapToGgufName(llvm::StringRef architecture, llvm::StringRef name) {
-  if (architecture != "gpt2")
-    return std::nullopt;
+namespace {
+/// GPT-2's Hugging Face names, as llama.cpp's converter writes them.
+std::optional<GgufName> mapGpt2Name(llvm::StringRef name) {
   name.consume_front("transformer.");
   static const std::pair<const char *, const char *> globals[] = {
       {"wte.weight", "token_embd.weight"},
@@ -201,7 +200,7 @@ runner::mapToGgufName(llvm::StringRef architecture, llvm::StringRef name) {
       {"lm_head.weight", "output.weight"}};
   for (auto [hf, gguf] : globals)
     if (name == hf)
-      return std::make_pair(std::string(gguf), false);
+      return GgufName{gguf, false, ""};
   // h.N.<part>.<weight|bias>: Conv1D weights are stored [in, out] by
   // Hugging Face and [out, in] (numpy order) by llama.cpp.
   static const std::pair<const char *, const char *> layer[] = {
@@ -216,9 +215,74 @@ runner::mapToGgufName(llvm::StringRef architecture, llvm::StringRef name) {
     if (groups[2] == hf) {
       bool conv1d =
           groups[3] == "weight" && !llvm::StringRef(hf).starts_with("ln_");
-      return std::make_pair(
-          ("blk." + groups[1] + "." + gguf + "." + groups[3]).str(), conv1d);
+      return GgufName{("blk." + groups[1] + "." + gguf + "." + groups[3]).str(),
+                      conv1d, ""};
     }
+  return std::nullopt;
+}
+
+/// The Llama family's Hugging Face names (LlamaForCausalLM's, which
+/// Qwen2ForCausalLM and MistralForCausalLM share). nn.Linear weights are
+/// [out, in] in both; for `llama`, q and k rows are in llama.cpp's rope
+/// order.
+std::optional<GgufName> mapLlamaName(llvm::StringRef architecture,
+                                     llvm::StringRef name) {
+  static const std::pair<const char *, const char *> globals[] = {
+      {"model.embed_tokens.weight", "token_embd.weight"},
+      {"model.norm.weight", "output_norm.weight"},
+      {"lm_head.weight", "output.weight"}};
+  for (auto [hf, gguf] : globals)
+    if (name == hf)
+      return GgufName{gguf, false, ""};
+  static const std::pair<const char *, const char *> layer[] = {
+      {"input_layernorm", "attn_norm"},
+      {"self_attn.q_proj", "attn_q"},
+      {"self_attn.k_proj", "attn_k"},
+      {"self_attn.v_proj", "attn_v"},
+      {"self_attn.o_proj", "attn_output"},
+      {"post_attention_layernorm", "ffn_norm"},
+      {"mlp.gate_proj", "ffn_gate"},
+      {"mlp.up_proj", "ffn_up"},
+      {"mlp.down_proj", "ffn_down"}};
+  llvm::SmallVector<llvm::StringRef> groups;
+  if (!llvm::Regex("^model\\.layers\\.([0-9]+)\\.(.+)\\.(weight|bias)$")
+           .match(name, &groups))
+    return std::nullopt;
+  for (auto [hf, gguf] : layer) {
+    if (groups[2] != hf)
+      continue;
+    std::string permutedHeadsKey;
+    if (architecture == "llama" && groups[2] == "self_attn.q_proj")
+      permutedHeadsKey = "llama.attention.head_count";
+    if (architecture == "llama" && groups[2] == "self_attn.k_proj")
+      permutedHeadsKey = "llama.attention.head_count_kv";
+    return GgufName{("blk." + groups[1] + "." + gguf + "." + groups[3]).str(),
+                    false, permutedHeadsKey};
+  }
+  return std::nullopt;
+}
+
+/// Writes into `to` the `rows` rows of `rowBytes` bytes each of `from` in
+/// Hugging Face's order, undoing llama.cpp's rope order over `heads` heads
+/// (GgufName::permutedHeadsKey): to's row h*d + i*d/2 + j is from's row
+/// h*d + 2j + i.
+void undoRopeRowOrder(const char *from, char *to, int64_t rows,
+                      int64_t rowBytes, int64_t heads) {
+  int64_t headRows = rows / heads, half = headRows / 2;
+  for (int64_t h = 0; h < heads; ++h)
+    for (int64_t i = 0; i < 2; ++i)
+      for (int64_t j = 0; j < half; ++j)
+        std::memcpy(to + (h * headRows + i * half + j) * rowBytes,
+                    from + (h * headRows + 2 * j + i) * rowBytes, rowBytes);
+}
+} // namespace
+
+std::optional<GgufName> runner::mapToGgufName(llvm::StringRef architecture,
+                                              llvm::StringRef name) {
+  if (architecture == "gpt2")
+    return mapGpt2Name(name);
+  if (architecture == "llama" || architecture == "qwen2")
+    return mapLlamaName(architecture, name);
   return std::nullopt;
 }
 
@@ -283,6 +347,31 @@ GgufFile::parse(std::unique_ptr<llvm::WritableMemoryBuffer> buffer,
         return error("general.alignment " + llvm::Twine(*value) +
                      " is not a power of two");
       alignment = *value;
+      continue;
+    }
+    // An integer head count (a per-layer array is left to the error that
+    // names the key when a tensor needs it).
+    if ((key->ends_with(".attention.head_count") ||
+         key->ends_with(".attention.head_count_kv")) &&
+        (*type == kUint32 || *type == kInt32 || *type == kUint64 ||
+         *type == kInt64)) {
+      uint64_t count = 0;
+      if (*type == kUint32 || *type == kInt32) {
+        llvm::Expected<uint32_t> value = cursor.u32("key '" + *key + "'");
+        if (!value)
+          return fail(value.takeError());
+        count = *type == kInt32 ? static_cast<uint64_t>(static_cast<int64_t>(
+                                      static_cast<int32_t>(*value)))
+                                : *value;
+      } else {
+        llvm::Expected<uint64_t> value = cursor.u64("key '" + *key + "'");
+        if (!value)
+          return fail(value.takeError());
+        count = *value;
+      }
+      // Negative or absurd counts are kept as 0: no usable count.
+      file->headCounts[*key] =
+          count <= static_cast<uint64_t>(INT32_MAX) ? count : 0;
       continue;
     }
     if (*key == "general.architecture" && *type == kString) {
@@ -372,21 +461,42 @@ const GgufFile::Entry *GgufFile::lookup(llvm::StringRef name) const {
   return it == byName.end() ? nullptr : &entries[it->second];
 }
 
-llvm::Expected<std::pair<const GgufFile::Entry *, bool>>
-GgufFile::find(llvm::StringRef name) {
+llvm::Expected<GgufFile::Found> GgufFile::find(llvm::StringRef name) {
   if (const Entry *entry = lookup(name))
-    return std::make_pair(entry, false);
-  std::optional<std::pair<std::string, bool>> mapped =
-      mapToGgufName(architecture, name);
-  if (mapped)
-    if (const Entry *entry = lookup(mapped->first))
-      return std::make_pair(entry, mapped->second);
-  return llvm::createStringError(
-      "parameter '" + name + "': no tensor of that name" +
-      (mapped ? " (GGUF '" + mapped->first + "')" : std::string()) + " in '" +
-      path + "'" +
-      (architecture.empty() ? std::string()
-                            : " (architecture '" + architecture + "')"));
+    return Found{entry, false, 0};
+  std::optional<GgufName> mapped = mapToGgufName(architecture, name);
+  const Entry *entry = mapped ? lookup(mapped->name) : nullptr;
+  if (!entry)
+    return llvm::createStringError(
+        "parameter '" + name + "': no tensor of that name" +
+        (mapped ? " (GGUF '" + mapped->name + "')" : std::string()) + " in '" +
+        path + "'" +
+        (architecture.empty() ? std::string()
+                              : " (architecture '" + architecture + "')"));
+  Found found{entry, mapped->transposed, 0};
+  if (mapped->permutedHeadsKey.empty())
+    return found;
+  // llama.cpp reads a missing head_count_kv as head_count.
+  llvm::StringRef key = mapped->permutedHeadsKey;
+  auto count = headCounts.find(key);
+  if (count == headCounts.end() && key.consume_back("_kv"))
+    count = headCounts.find(key);
+  int64_t rows = entry->shape.empty() ? 0 : entry->shape[0];
+  auto error = [&](const llvm::Twine &why) {
+    return llvm::createStringError(
+        "parameter '" + name + "': GGUF tensor '" + entry->name +
+        "' holds its rows in llama.cpp's rope order, which " + why + " in '" +
+        path + "'");
+  };
+  if (count == headCounts.end() || count->second <= 0)
+    return error("needs the integer key '" + mapped->permutedHeadsKey + "'");
+  if (entry->shape.size() > 2 || rows % count->second != 0 ||
+      (rows / count->second) % 2 != 0)
+    return error("does not divide into " + llvm::Twine(count->second) +
+                 " heads of an even number of rows (" +
+                 mapped->permutedHeadsKey + ")");
+  found.permutedHeads = count->second;
+  return found;
 }
 
 llvm::Expected<HostTensor>
@@ -394,11 +504,11 @@ GgufFile::getBlockTensor(llvm::StringRef name, QuantFormat format,
                          llvm::ArrayRef<int64_t> shape, bool transposed) {
   if (llvm::Error error = checkBlockShape(name, format, shape))
     return std::move(error);
-  llvm::Expected<std::pair<const Entry *, bool>> found = find(name);
+  llvm::Expected<Found> found = find(name);
   if (!found)
     return found.takeError();
-  const Entry *entry = found->first;
-  bool storedTransposed = found->second;
+  const Entry *entry = found->entry;
+  bool storedTransposed = found->transposed;
   // llama.cpp stores every matrix with its rows along the reduction
   // dimension. Under a mapped name, it stores the transpose of the module's
   // (Hugging Face's) layout exactly when the argument says the file does;
@@ -427,7 +537,18 @@ GgufFile::getBlockTensor(llvm::StringRef name, QuantFormat format,
       shape[0] != entry->shape[0] ||
       shape[1] * kQuantBlockWeights != entry->shape[1] || shape[2] != bytes)
     return error("does not match the argument's blocks " + shapeString(shape));
-  return HostTensor::wrap(ElementType::I8, shape, data + entry->begin, buffer);
+  if (!found->permutedHeads)
+    return HostTensor::wrap(ElementType::I8, shape, data + entry->begin,
+                            buffer);
+  // Rows of blocks reordered: a copy (q and k projections only).
+  llvm::Expected<HostTensor> tensor =
+      HostTensor::allocateUninitialized(ElementType::I8, shape);
+  if (!tensor)
+    return error(llvm::toString(tensor.takeError()));
+  undoRopeRowOrder(data + entry->begin, static_cast<char *>(tensor->getData()),
+                   shape[0], shape[1] * shape[2], found->permutedHeads);
+  dropPages(data + entry->begin, tensor->getNumBytes());
+  return tensor;
 }
 
 llvm::Expected<HostTensor> GgufFile::getTensor(llvm::StringRef name,
@@ -436,11 +557,11 @@ llvm::Expected<HostTensor> GgufFile::getTensor(llvm::StringRef name,
   auto error = [&](const llvm::Twine &why) {
     return llvm::createStringError("parameter '" + name + "': " + why);
   };
-  llvm::Expected<std::pair<const Entry *, bool>> found = find(name);
+  llvm::Expected<Found> found = find(name);
   if (!found)
     return found.takeError();
-  const Entry *entry = found->first;
-  bool transposed = found->second;
+  const Entry *entry = found->entry;
+  bool transposed = found->transposed;
   std::string described = "GGUF tensor '" + entry->name + "' (" +
                           ggmlTypeName(entry->type) + ", " +
                           shapeString(entry->shape) + ")";
@@ -478,17 +599,44 @@ llvm::Expected<HostTensor> GgufFile::getTensor(llvm::StringRef name,
                          : ggml == GgmlType::F16 ? ElementType::F16
                                                  : ElementType::BF16;
   char *bytes = data + entry->begin;
+  int64_t rows = fileShape.size() == 2 ? fileShape[0] : 1;
+  // Rows in llama.cpp's rope order: a 1-D tensor (a bias) has one element a
+  // row.
+  int64_t permutedRows = found->permutedHeads == 0 ? 0
+                         : fileShape.size() == 2   ? fileShape[0]
+                                                   : fileShape.back();
   // The data offset is aligned (32 by default): no copy for the same type.
-  if (fileType == type && !transposed &&
+  if (fileType == type && !transposed && !permutedRows &&
       reinterpret_cast<uintptr_t>(bytes) % elementSize(type) == 0)
     return HostTensor::wrap(type, fileShape, bytes, buffer);
   llvm::Expected<HostTensor> tensor =
       HostTensor::allocateUninitialized(type, fileShape);
   if (!tensor)
     return error(llvm::toString(tensor.takeError()));
+  if (permutedRows) {
+    int64_t rowElements = tensor->getNumElements() / permutedRows;
+    if (fileType == type) {
+      undoRopeRowOrder(bytes, static_cast<char *>(tensor->getData()),
+                       permutedRows, rowElements * elementSize(type),
+                       found->permutedHeads);
+    } else {
+      // Converted in the file's order, then reordered.
+      llvm::Expected<HostTensor> converted =
+          HostTensor::allocateUninitialized(type, fileShape);
+      if (!converted)
+        return error(llvm::toString(converted.takeError()));
+      for (int64_t i = 0, e = tensor->getNumElements(); i < e; ++i)
+        storeFloat(converted->getData(), type, i,
+                   loadFloat(bytes, fileType, i));
+      undoRopeRowOrder(static_cast<const char *>(converted->getData()),
+                       static_cast<char *>(tensor->getData()), permutedRows,
+                       rowElements * elementSize(type), found->permutedHeads);
+    }
+    dropPages(bytes, tensor->getNumElements() * elementSize(fileType));
+    return tensor;
+  }
   // Element (r, c) of the module's [rows, columns] is the file's (c, r)
   // when transposed.
-  int64_t rows = fileShape.size() == 2 ? fileShape[0] : 1;
   int64_t columns = tensor->getNumElements() / std::max<int64_t>(rows, 1);
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < columns; ++c) {

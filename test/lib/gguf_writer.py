@@ -1,4 +1,5 @@
-"""A small GGUF (version 3) writer, enough for GPT-2 in llama.cpp's layout.
+"""A small GGUF (version 3) writer, enough for GPT-2 and the Llama family in
+llama.cpp's layout.
 
 GGUF as ggml's gguf.c reads it: the magic "GGUF", the version, the tensor
 and key-value counts, the key-values (typed), the tensor infos (name, dims
@@ -13,9 +14,18 @@ Conv1D layout of gpt2_reference.random_weights) with llama.cpp's tensor names
 and orientation (`blk.N.attn_qkv.weight` is Conv1D's transpose) and a
 synthetic byte-level BPE vocabulary of the config's size, which llama.cpp
 loads (benchmarks feed it token ids, never text).
+
+`write_llama(path, cfg, weights)` writes a Hugging Face Llama, Qwen2 or
+Mistral model (llama_reference's names) as llama.cpp's convert_hf_to_gguf.py
+does: architecture `llama` (Llama and Mistral) or `qwen2`, `token_embd`,
+`blk.N.{attn_norm, attn_q, attn_k, attn_v, attn_output, ffn_norm, ffn_gate,
+ffn_up, ffn_down}`, `output_norm`, `output` (untied heads); for `llama` the
+rows of q and k (and their biases) are reordered for its rope
+(`permute_rope_rows`).
 """
 
 import os
+import re
 import struct
 import sys
 
@@ -199,4 +209,87 @@ def write_gpt2(path, cfg, weights, weight_type="f32"):
     }
     types = {name: weight_type for name, array in tensors.items()
              if np.ndim(array) == 2 and name != "position_embd.weight"}
+    write(path, metadata, tensors, types)
+
+
+def permute_rope_rows(array, heads):
+    """llama.cpp's row order for the q/k projections of architecture `llama`
+    (its convert_hf_to_gguf.py `LlamaModel.permute`): in each head of d rows,
+    Hugging Face's row i * d/2 + j becomes row 2j + i, so that ggml's rope,
+    which rotates adjacent pairs, computes Hugging Face's rotate-half."""
+    rows = array.shape[0]
+    return (array.reshape(heads, 2, rows // heads // 2, *array.shape[1:])
+            .swapaxes(1, 2).reshape(array.shape))
+
+
+LLAMA_LAYER_NAMES = {
+    "input_layernorm": "attn_norm", "self_attn.q_proj": "attn_q",
+    "self_attn.k_proj": "attn_k", "self_attn.v_proj": "attn_v",
+    "self_attn.o_proj": "attn_output", "post_attention_layernorm": "ffn_norm",
+    "mlp.gate_proj": "ffn_gate", "mlp.up_proj": "ffn_up", "mlp.down_proj": "ffn_down"}
+
+
+def write_llama(path, cfg, weights, weight_type="f32", omit_keys=(), uint_keys=None):
+    """A Llama-family model (config.json `cfg`, Hugging Face names) as
+    llama.cpp's converter writes it (see the module docstring). Its 2-D
+    weights are stored as `weight_type`, quantized along their input
+    dimension (nn.Linear's [out, in] rows). Metadata keys in `omit_keys` are
+    left out and `uint_keys` (key -> int) set as UINT32 (for the tests of
+    what a reader needs)."""
+    if weight_type not in FILE_TYPES:
+        raise ValueError("write_llama: weight type %r: one of %s"
+                         % (weight_type, ", ".join(FILE_TYPES)))
+    arch = "qwen2" if cfg["model_type"] == "qwen2" else "llama"
+    heads = cfg["num_attention_heads"]
+    kv_heads = cfg.get("num_key_value_heads") or heads
+    head_dim = cfg.get("head_dim") or cfg["hidden_size"] // heads
+    tensors = {}
+    for name, value in weights.items():
+        if name == "model.embed_tokens.weight":
+            tensors["token_embd.weight"] = value
+        elif name == "model.norm.weight":
+            tensors["output_norm.weight"] = value
+        elif name == "lm_head.weight":
+            tensors["output.weight"] = value
+        else:
+            match = re.match(r"model\.layers\.(\d+)\.(.+)\.(weight|bias)$", name)
+            if not match:
+                continue
+            layer, part, kind = match.groups()
+            if part not in LLAMA_LAYER_NAMES:
+                continue
+            if arch == "llama" and part == "self_attn.q_proj":
+                value = permute_rope_rows(value, heads)
+            if arch == "llama" and part == "self_attn.k_proj":
+                value = permute_rope_rows(value, kv_heads)
+            tensors["blk.%s.%s.%s" % (layer, LLAMA_LAYER_NAMES[part], kind)] = value
+    vocab = cfg["vocab_size"]
+    metadata = {
+        "general.architecture": (STRING, arch),
+        "general.name": (STRING, "%s-random" % cfg["model_type"]),
+        arch + ".context_length": (UINT32, cfg["max_position_embeddings"]),
+        arch + ".embedding_length": (UINT32, cfg["hidden_size"]),
+        arch + ".feed_forward_length": (UINT32, cfg["intermediate_size"]),
+        arch + ".block_count": (UINT32, cfg["num_hidden_layers"]),
+        arch + ".attention.head_count": (UINT32, heads),
+        arch + ".attention.head_count_kv": (UINT32, kv_heads),
+        arch + ".attention.key_length": (UINT32, head_dim),
+        arch + ".attention.value_length": (UINT32, head_dim),
+        arch + ".rope.dimension_count": (UINT32, head_dim),
+        arch + ".rope.freq_base": (FLOAT32, cfg.get("rope_theta", 10000.0)),
+        arch + ".attention.layer_norm_rms_epsilon": (FLOAT32, cfg.get("rms_norm_eps", 1e-6)),
+        "general.file_type": (UINT32, FILE_TYPES[weight_type]),
+        "tokenizer.ggml.model": (STRING, "gpt2"),
+        "tokenizer.ggml.pre": (STRING, "default"),
+        "tokenizer.ggml.tokens": (ARRAY, (STRING, _byte_tokens(vocab))),
+        "tokenizer.ggml.token_type": (ARRAY, (INT32, [1] * vocab)),
+        "tokenizer.ggml.merges": (ARRAY, (STRING, [])),
+        "tokenizer.ggml.bos_token_id": (UINT32, cfg.get("bos_token_id", 0)),
+        "tokenizer.ggml.eos_token_id": (UINT32, cfg.get("eos_token_id", vocab - 1)),
+    }
+    for key in omit_keys:
+        metadata.pop(key)
+    for key, value in (uint_keys or {}).items():
+        metadata[key] = (UINT32, value)
+    types = {name: weight_type for name, array in tensors.items() if np.ndim(array) == 2}
     write(path, metadata, tensors, types)

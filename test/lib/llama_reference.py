@@ -29,6 +29,9 @@ scratch files):
                                         step's logits vs @forward on the prefix
   llama_reference.py selftest DIR       the reference's own consistency checks
                                         on DIR's model (no transformer-run)
+  llama_reference.py gguf DIR TYPE [--omit-key KEY] [--set-key KEY=N]
+                                        DIR/model-TYPE.gguf as llama.cpp's
+                                        converter writes it (gguf_writer)
 setup stores every weight in --dtype, and an unused f32
 model.layers.N.self_attn.rotary_emb.inv_freq buffer per layer as old
 checkpoints carry (the importer must ignore it); weights.npz holds the
@@ -434,6 +437,17 @@ def forward_cases(cfg):
     return cases
 
 
+def cmd_gguf(args):
+    import gguf_writer
+    cfg = read_config(args.dir)
+    with open(os.path.join(args.dir, "weights.npz"), "rb") as f:
+        weights = dict(np.load(f))
+    gguf_writer.write_llama(os.path.join(args.dir, "model-%s.gguf" % args.type), cfg,
+                            weights, args.type, omit_keys=args.omit_key,
+                            uint_keys=dict((k, int(v)) for k, v in
+                                           (kv.split("=", 1) for kv in args.set_key)))
+
+
 def cmd_forward(args):
     cfg, weights = read_model(args.dir, args.weight_type)
     model = TorchLlama(cfg, weights)
@@ -688,6 +702,14 @@ def main():
         sub, cmd_forward, cmd_generate, cmd_decode,
         "the precision the module holds the weights in (its --weight-type); "
         "q8_0 and q4_0 quantize them as ggml's reference does")
+    s = sub.add_parser("gguf", help="write DIR/model-TYPE.gguf (llama.cpp's layout)")
+    s.add_argument("dir")
+    s.add_argument("type", choices=WEIGHT_TYPES)
+    s.add_argument("--omit-key", action="append", default=[],
+                   help="leave this metadata key out")
+    s.add_argument("--set-key", action="append", default=[], metavar="KEY=N",
+                   help="set this metadata key to the uint32 N")
+    s.set_defaults(fn=cmd_gguf)
     s = sub.add_parser("selftest", help="check the reference itself on DIR's model")
     s.add_argument("dir")
     s.set_defaults(fn=cmd_selftest)

@@ -6,7 +6,9 @@
 // it is opened. Tensors are found by their GGUF name or, for the
 // architectures the importer knows, by the module's Hugging Face name
 // (`h.0.attn.c_attn.weight` is GPT-2's `blk.0.attn_qkv.weight`, stored
-// transposed). Kept free of MLIR headers.
+// transposed; `model.layers.0.self_attn.q_proj.weight` is Llama's
+// `blk.0.attn_q.weight`, its rows in llama.cpp's rope order). Kept free of
+// MLIR headers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,18 +105,47 @@ private:
   char *data = nullptr;
   std::vector<Entry> entries;
   llvm::StringMap<size_t> byName;
-  /// The entry for the module's tensor `name` (its own name or the mapped
-  /// one), whether llama.cpp stores it transposed from the module's layout,
-  /// and its GGUF name; an error naming the tensor when there is none.
-  llvm::Expected<std::pair<const Entry *, bool>> find(llvm::StringRef name);
+  /// The integer key-values `<architecture>.attention.head_count` and
+  /// `..._kv` by key (what undoing llama.cpp's rope row order needs).
+  llvm::StringMap<int64_t> headCounts;
+
+  /// Where the module's tensor is in the file: its entry, whether llama.cpp
+  /// stores it transposed from the module's layout, and the heads whose
+  /// rows llama.cpp reordered (0: none; see GgufName::permutedHeadsKey).
+  struct Found {
+    const Entry *entry = nullptr;
+    bool transposed = false;
+    int64_t permutedHeads = 0;
+  };
+  /// The module's tensor `name` (its own GGUF name or the mapped one); an
+  /// error naming the tensor when there is none, or when the head count
+  /// its row order needs is absent from the metadata.
+  llvm::Expected<Found> find(llvm::StringRef name);
 };
 
-/// The GGUF name of the module's tensor `name` for `architecture` (GPT-2's
-/// Hugging Face names: `wte.weight` is `token_embd.weight`, ...), and
-/// whether llama.cpp stores it transposed; std::nullopt when `name` has no
-/// mapping.
-std::optional<std::pair<std::string, bool>>
-mapToGgufName(llvm::StringRef architecture, llvm::StringRef name);
+/// Where a tensor of the module is in a GGUF file of llama.cpp's.
+struct GgufName {
+  std::string name;
+  /// llama.cpp stores it transposed from the module's (Hugging Face's)
+  /// layout: GPT-2's Conv1D weights.
+  bool transposed = false;
+  /// llama.cpp's converter reorders the rows of a Llama q or k projection
+  /// (and of its bias) so that its rope, which rotates adjacent pairs,
+  /// computes Hugging Face's rotate-half: in each head of `d` rows, the
+  /// file's row 2j + i is Hugging Face's row i * d/2 + j. This names the
+  /// metadata key with the number of heads so reordered
+  /// (`llama.attention.head_count` for q, `..._kv` for k); empty when the
+  /// rows are in Hugging Face's order.
+  std::string permutedHeadsKey;
+};
+
+/// The GGUF name of the module's tensor `name` for `architecture`: GPT-2's
+/// Hugging Face names (`wte.weight` is `token_embd.weight`, ...) for
+/// `gpt2`; the Llama family's (`model.layers.0.self_attn.q_proj.weight` is
+/// `blk.0.attn_q.weight`, ...) for `llama` (Llama and Mistral, as llama.cpp
+/// converts them) and `qwen2`. std::nullopt when `name` has no mapping.
+std::optional<GgufName> mapToGgufName(llvm::StringRef architecture,
+                                      llvm::StringRef name);
 
 } // namespace mlir::transformer::runner
 
