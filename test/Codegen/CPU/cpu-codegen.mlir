@@ -3,14 +3,15 @@
 // The tiles come from the target: AVX2 (16 ymm registers) gets 6x16.
 // RUN: transformer-opt %s --transformer-cpu-select-target=cpu=haswell --transformer-cpu-codegen --split-input-file | FileCheck %s --check-prefix=AVX2
 
-// Cache tiles 128x256 over threads, k in blocks of 128 (skylake-avx512's
+// Cache tiles 256x256 over threads (skylake-avx512's 1 MiB L2 holds a
+// 256 x 128 block of A), k in blocks of 128 (skylake-avx512's
 // L1: a 128 x 32 panel of B fills half of it). Each k block of B is copied
 // row by row into a contiguous block buffer, then panels 32 columns wide
 // into a panel buffer (both allocated once per cache tile), which register
 // tiles of 8x32 read: their 16 accumulators stay in registers across the
 // k loop, 8 FMAs on vector<32xf32> (two zmm each) per k step.
 // CHECK-LABEL: func.func @divisible
-// CHECK:         scf.forall ({{.*}}) in (8, 4) {
+// CHECK:         scf.forall ({{.*}}) in (4, 4) {
 // CHECK:           %[[BLOCK:.*]] = memref.alloc() {alignment = 64 : i64} : memref<131072xi8>
 // CHECK:           %[[PANEL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16384xi8>
 // CHECK:           scf.for {{.*}} step %c128
@@ -36,7 +37,7 @@
 // CHECK:           memref.dealloc
 // CHECK-NOT:     transformer.contraction
 // AVX2-LABEL: func.func @divisible
-// AVX2:         scf.forall ({{.*}}) in (8, 4) {
+// AVX2:         scf.forall ({{.*}}) in (4, 4) {
 // AVX2:           memref.alloc() {alignment = 64 : i64} : memref<262144xi8>
 // AVX2:           memref.alloc() {alignment = 64 : i64} : memref<16384xi8>
 // AVX2:           scf.for {{.*}} step %c256
@@ -113,7 +114,7 @@ func.func @dynamic(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>
 
 // Batched: one batch per task.
 // CHECK-LABEL: func.func @batched
-// CHECK:         scf.forall ({{.*}}) in (4, 2) {
+// CHECK:         scf.forall ({{.*}}) in (4) {
 // CHECK-COUNT-8: vector.fma {{.*}} : vector<32xf32>
 func.func @batched(%a: memref<4x256x64xf32>, %b: memref<4x64x128xf32>, %c: memref<4x256x128xf32>) {
   linalg.batch_matmul {transformer.contraction = "bmnk"} ins(%a, %b : memref<4x256x64xf32>, memref<4x64x128xf32>) outs(%c : memref<4x256x128xf32>)

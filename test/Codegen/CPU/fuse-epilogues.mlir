@@ -1,4 +1,4 @@
-// RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=haswell},func.func(transformer-cpu-fuse-epilogues))' --split-input-file | FileCheck %s
+// RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=haswell threads=2},func.func(transformer-cpu-fuse-epilogues))' --split-input-file | FileCheck %s
 
 // linear + GELU (as transformer-cpu-prepare-contractions leaves it): one
 // scf.forall over 128x256 cache tiles; per tile the bias broadcast, the
@@ -45,7 +45,7 @@ func.func @linear_gelu(%x: tensor<128x768xf32>, %w: tensor<768x3072xf32>, %b: te
 // sizes: the fill, the contraction, the add and the scale in one tile.
 // CHECK-LABEL: func.func @residual_scale
 // CHECK-SAME:    %[[R:[a-z0-9]+]]: tensor<?x?xf32>
-// CHECK:         scf.forall {{.*}} step (132, 256)
+// CHECK:         scf.forall {{.*}} step (258, 256)
 // CHECK:           %[[RS:.*]] = tensor.extract_slice %[[R]]
 // CHECK:           %[[F:.*]] = linalg.fill {transformer.contraction = "epilogue"}
 // CHECK:           %[[C:.*]] = linalg.matmul {transformer.contraction = "mnk_tile"} {{.*}} outs(%[[F]] :
@@ -146,6 +146,22 @@ func.func @balanced_nine_tiles(%a: tensor<128x64xf32>, %b: tensor<64x2304xf32>, 
   %0 = linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : tensor<128x64xf32>, tensor<64x2304xf32>) outs(%c : tensor<128x2304xf32>) -> tensor<128x2304xf32>
   %1 = linalg.matmul {transformer.contraction = "mnk"} ins(%a, %d : tensor<128x64xf32>, tensor<64x3072xf32>) outs(%e : tensor<128x3072xf32>) -> tensor<128x3072xf32>
   return %0, %1 : tensor<128x2304xf32>, tensor<128x3072xf32>
+}
+
+// -----
+
+// haswell's cache tile has 258 rows (its L2 holds a 258 x 256 block of A):
+// B's k blocks are packed once per tile along m, so tall tiles pack them
+// half as often. They are kept while the threads (2 here) get at least 8
+// tiles each: 2064 x 1024 makes 8 x 4; 512 x 512 would make 2 x 2, so it
+// gets tiles of 132 rows (4 x 2).
+// CHECK-LABEL: func.func @tall_tiles
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (2064, 1024) step (258, 256)
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (512, 512) step (132, 256)
+func.func @tall_tiles(%a: tensor<2064x64xf32>, %b: tensor<64x1024xf32>, %c: tensor<2064x1024xf32>, %d: tensor<512x64xf32>, %e: tensor<64x512xf32>, %f: tensor<512x512xf32>) -> (tensor<2064x1024xf32>, tensor<512x512xf32>) {
+  %0 = linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : tensor<2064x64xf32>, tensor<64x1024xf32>) outs(%c : tensor<2064x1024xf32>) -> tensor<2064x1024xf32>
+  %1 = linalg.matmul {transformer.contraction = "mnk"} ins(%d, %e : tensor<512x64xf32>, tensor<64x512xf32>) outs(%f : tensor<512x512xf32>) -> tensor<512x512xf32>
+  return %0, %1 : tensor<2064x1024xf32>, tensor<512x512xf32>
 }
 
 // -----

@@ -18,9 +18,9 @@
 // PRINT-SKX-NEXT: isa:              avx512f, avx2, fma
 // PRINT-SKX-NEXT: vector registers: 32 x 512 bits (16 f32 lanes)
 // PRINT-SKX-NEXT: caches:           L1d 32 KiB, L2 1024 KiB, L3 32768 KiB
-// PRINT-SKX:      contraction:      register tile 8 x 32, cache tile 128 x 256 x 128
+// PRINT-SKX:      contraction:      register tile 8 x 32, cache tile 256 x 256 x 128
 // PRINT-HSW:      vector registers: 16 x 256 bits (8 f32 lanes)
-// PRINT-HSW:      contraction:      register tile 6 x 16, cache tile 132 x 256 x 256
+// PRINT-HSW:      contraction:      register tile 6 x 16, cache tile 258 x 256 x 256
 // PRINT-HOST:     target cpu: {{.*}} (host)
 // PRINT-HOST:     contraction: register tile {{[0-9]+}} x {{[0-9]+}}
 

@@ -30,8 +30,8 @@ func.func @attention(%q: tensor<1x4x256x64xf32>, %k: tensor<1x4x256x64xf32>, %v:
 // CON: scf.for {{.*}} iter_args({{.*}}) -> (vector<6x16xf32>) {
 // CON-COUNT-6: vector.fma {{.*}} : vector<16xf32>
 // CON-NOT: transformer.contraction
-func.func @contraction(%a: memref<256x256xf32>, %b: memref<256x256xf32>, %c: memref<256x256xf32>) {
-  linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : memref<256x256xf32>, memref<256x256xf32>) outs(%c : memref<256x256xf32>)
+func.func @contraction(%a: memref<512x256xf32>, %b: memref<256x256xf32>, %c: memref<512x256xf32>) {
+  linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : memref<512x256xf32>, memref<256x256xf32>) outs(%c : memref<512x256xf32>)
   return
 }
 

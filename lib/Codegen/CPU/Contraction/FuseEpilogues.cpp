@@ -86,6 +86,31 @@ std::pair<int64_t, int64_t> getBalancedCacheTile(ArrayRef<int64_t> shape,
   return {tileM, tileN};
 }
 
+/// The rows of the cache tile for a result of `shape`: the target's
+/// `tileM` when it is taller than 128 (where the L2 holds them: B's block is
+/// packed once per tile along m, so taller tiles pack it less often) and
+/// each of the `threads` still gets at least 8 tiles of `tileM` x `tileN`;
+/// 128 (a multiple of the register rows) otherwise, which balances the
+/// threads of a smaller problem better (512^3: 4 tiles, 8 of 128 rows).
+/// A dynamic number of rows counts as one row of tiles.
+int64_t getRowsForThreads(ArrayRef<int64_t> shape, int64_t tileM, int64_t tileN,
+                          RegisterTile registers, unsigned threads) {
+  constexpr int64_t kTilesPerThread = 8;
+  int64_t shortRows = llvm::alignTo(128, registers.m);
+  if (tileM <= shortRows)
+    return tileM;
+  int64_t m = shape[shape.size() - 2], n = shape.back();
+  if (ShapedType::isDynamic(n) ||
+      llvm::any_of(shape.drop_back(2), ShapedType::isDynamic))
+    return tileM;
+  int64_t count = llvm::divideCeil(n, tileN);
+  for (int64_t dim : shape.drop_back(2))
+    count *= dim;
+  if (!ShapedType::isDynamic(m))
+    count *= llvm::divideCeil(m, tileM);
+  return count >= kTilesPerThread * std::max(threads, 1u) ? tileM : shortRows;
+}
+
 /// The largest multiple of `multiple` from `tile` down to `tile` / 2 that
 /// divides a static `size`, or `tile` when none does (or the size is
 /// dynamic, or `tile` already divides it); a static size up to `tile`
@@ -292,6 +317,7 @@ struct FuseEpiloguesPass
     tileM = cacheTileM > 0 ? cacheTileM : cache.m;
     tileN = cacheTileN > 0 ? cacheTileN : cache.n;
     blockK = cache.k;
+    threads = target.threads;
     for (linalg::LinalgOp op : contractions)
       fuse(rewriter, op);
   }
@@ -299,6 +325,7 @@ struct FuseEpiloguesPass
   /// The cache tile before balancing (the options, or the target's) and the
   /// schedule's k block.
   int64_t tileM = 0, tileN = 0, blockK = 0;
+  unsigned threads = 1;
   /// The target's register tile, of which cache tiles are multiples.
   RegisterTile registerTile;
 
@@ -337,7 +364,11 @@ struct FuseEpiloguesPass
     if (transpose && transpose->hasOneUse() &&
         transpose->getAttrOfType<StringAttr>(kContractionAttrName) ==
             transposeTag &&
-        hasFewRowTiles(contraction, tileM)) {
+        hasFewRowTiles(contraction,
+                       getRowsForThreads(
+                           cast<ShapedType>(contraction->getResult(0).getType())
+                               .getShape(),
+                           tileM, tileN, registerTile, threads))) {
       fusable.insert(transpose);
       fusedTranspose = transpose;
       transpose->setAttr(kContractionAttrName, transposeTileTag);
@@ -362,8 +393,10 @@ struct FuseEpiloguesPass
     int64_t rank = resultType.getRank();
     SmallVector<OpFoldResult> sizes(rank - 2, rewriter.getIndexAttr(1));
     ArrayRef<int64_t> shape = resultType.getShape();
+    int64_t rows =
+        getRowsForThreads(shape, tileM, tileN, registerTile, threads);
     auto [balancedM, balancedN] = getBalancedCacheTile(
-        shape, getDividingTile(shape[rank - 2], tileM, registerTile.m),
+        shape, getDividingTile(shape[rank - 2], rows, registerTile.m),
         getDividingTile(shape[rank - 1], tileN, registerTile.n), registerTile);
     sizes.push_back(rewriter.getIndexAttr(balancedM));
     sizes.push_back(rewriter.getIndexAttr(balancedN));

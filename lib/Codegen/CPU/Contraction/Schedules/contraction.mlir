@@ -24,7 +24,8 @@
 // The tiling numbers come from the target (the module's transformer.target,
 // lib/Codegen/CPU/Target/CPUTarget.cpp) as the parameters of
 // @__transform_main; `transformer-run --print-target` shows them:
-//   cache tile     m %cache_m (128, or 132 for 6-row register tiles), n
+//   cache tile     m %cache_m (128 to 256 rows of A, a k x m block in a
+//                  quarter of the L2; a multiple of the register rows), n
 //                  %cache_n, k %cache_k: a k x n block of
 //                  B stays in half the L2, a register tile's k x n panel of
 //                  B in half the L1 (AVX-512 with a 32 KiB L1: 256 x 128,
