@@ -20,6 +20,8 @@
 // CHECK: PASS @odd: result[0] 37x53
 // CHECK: PASS @row_dynamic_few: result[0] 2x320
 // CHECK: PASS @row_dynamic_many: result[0] 5x320
+// CHECK: PASS @row_dynamic_tiles: result[0] 20x320
+// CHECK: PASS @row_groups: result[0] 11x320
 // CHECK: PASS @row_linear_bias: result[0] 1x1x128
 // CHECK: PASS @transpose_b: result[0] 41x35
 
@@ -86,10 +88,12 @@ func.func @dot_linear(%x: tensor<1x1x64xf32>, %w: tensor<70x64xf32>, %b: tensor<
   return %0 : tensor<1x1x70xf32>
 }
 
-// One to three rows by B indexed (k, n), n a multiple of 64: the row form
-// (lib/Codegen/CPU/Contraction/DotKernel.cpp), 320 columns = one task of 256 and one of
-// 64; with a dynamic number of rows chosen at run time (2 rows: row form; 5:
-// the register tiles).
+// Few rows by B indexed (k, n), n a multiple of 64: the row form
+// (lib/Codegen/CPU/Contraction/DotKernel.cpp), 320 columns = one task of 256
+// and one of 64; with a dynamic number of rows chosen at run time. With
+// AVX-512 rows go in groups of 4 that read B's row once, up to 16 rows (5:
+// a group and a row; 11, static: two groups and three rows; 20: the
+// register tiles); with AVX2 (the rerun) one at a time, up to 3 rows.
 // PY: def case_row_dynamic_few(rng):
 // PY:     a, b = rng.standard_normal((2, 70), np.float32), rng.standard_normal((70, 320), np.float32)
 // PY:     return [a, b], [ref.matmul(a, b)]
@@ -102,6 +106,22 @@ func.func @row_dynamic_few(%a: tensor<?x70xf32>, %b: tensor<70x320xf32>) -> tens
 // PY:     a, b = rng.standard_normal((5, 70), np.float32), rng.standard_normal((70, 320), np.float32)
 // PY:     return [a, b], [ref.matmul(a, b)]
 func.func @row_dynamic_many(%a: tensor<?x70xf32>, %b: tensor<70x320xf32>) -> tensor<?x320xf32> {
+  %0 = transformer.matmul %a, %b : tensor<?x70xf32>, tensor<70x320xf32> -> tensor<?x320xf32>
+  return %0 : tensor<?x320xf32>
+}
+
+// PY: def case_row_groups(rng):
+// PY:     a, b = rng.standard_normal((11, 70), np.float32), rng.standard_normal((70, 320), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b)]
+func.func @row_groups(%a: tensor<11x70xf32>, %b: tensor<70x320xf32>) -> tensor<11x320xf32> {
+  %0 = transformer.matmul %a, %b : tensor<11x70xf32>, tensor<70x320xf32> -> tensor<11x320xf32>
+  return %0 : tensor<11x320xf32>
+}
+
+// PY: def case_row_dynamic_tiles(rng):
+// PY:     a, b = rng.standard_normal((20, 70), np.float32), rng.standard_normal((70, 320), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b)]
+func.func @row_dynamic_tiles(%a: tensor<?x70xf32>, %b: tensor<70x320xf32>) -> tensor<?x320xf32> {
   %0 = transformer.matmul %a, %b : tensor<?x70xf32>, tensor<70x320xf32> -> tensor<?x320xf32>
   return %0 : tensor<?x320xf32>
 }

@@ -116,18 +116,18 @@ func.func @two_dynamic_m_loops(%a: tensor<?x?x4xf32>, %b: tensor<4x16xf32>, %c: 
 // CHECK-LABEL: func.func @padding
 // CHECK-SAME:    %[[X:arg3]]: tensor<?x7xf32>
 // CHECK-NOT:     tensor.pad
-// CHECK:         linalg.matmul {transformer.contraction = "mnk"} ins(%{{.*}}, %{{.*}} : tensor<16x3xf32>, tensor<3x64xf32>)
+// CHECK:         linalg.matmul {transformer.contraction = "mnk"} ins(%{{.*}}, %{{.*}} : tensor<24x3xf32>, tensor<3x64xf32>)
 // CHECK-NOT:     tensor.pad %[[X]]
 // CHECK:         %[[YP:.*]] = tensor.pad %{{.*}} low[0, 0] high[0, %{{.*}}]
 // CHECK-NOT:     tensor.pad %[[X]]
 // CHECK:         %[[ZP:.*]] = tensor.pad %{{.*}} low[0, 0] high[%{{.*}}, %{{.*}}]
 // CHECK:         %[[D:.*]] = linalg.matmul {transformer.contraction = "mnk"} ins(%[[X]], %[[YP]] : tensor<?x7xf32>, tensor<7x?xf32>) outs(%[[ZP]] :
 // CHECK:         tensor.extract_slice %[[D]]
-func.func @padding(%a: tensor<16x3xf32>, %b: tensor<3x64xf32>, %c: tensor<16x64xf32>,
-                   %x: tensor<?x7xf32>, %y: tensor<7x?xf32>, %z: tensor<?x?xf32>) -> (tensor<16x64xf32>, tensor<?x?xf32>) {
-  %0 = linalg.matmul ins(%a, %b : tensor<16x3xf32>, tensor<3x64xf32>) outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
+func.func @padding(%a: tensor<24x3xf32>, %b: tensor<3x64xf32>, %c: tensor<24x64xf32>,
+                   %x: tensor<?x7xf32>, %y: tensor<7x?xf32>, %z: tensor<?x?xf32>) -> (tensor<24x64xf32>, tensor<?x?xf32>) {
+  %0 = linalg.matmul ins(%a, %b : tensor<24x3xf32>, tensor<3x64xf32>) outs(%c : tensor<24x64xf32>) -> tensor<24x64xf32>
   %1 = linalg.matmul ins(%x, %y : tensor<?x7xf32>, tensor<7x?xf32>) outs(%z : tensor<?x?xf32>) -> tensor<?x?xf32>
-  return %0, %1 : tensor<16x64xf32>, tensor<?x?xf32>
+  return %0, %1 : tensor<24x64xf32>, tensor<?x?xf32>
 }
 
 // -----
@@ -232,6 +232,29 @@ func.func @dot_dynamic_rows(%a: tensor<?x32xf32>, %b: tensor<40x32xf32>, %c: ten
 func.func @row_rows(%a: tensor<1x32xf32>, %b: tensor<32x128xf32>, %c: tensor<1x128xf32>) -> tensor<1x128xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<1x32xf32>, tensor<32x128xf32>) outs(%c : tensor<1x128xf32>) -> tensor<1x128xf32>
   return %0 : tensor<1x128xf32>
+}
+
+// -----
+
+// Six rows by B indexed (k, n): the row form takes 4 rows at once with 32
+// zmm (16 accumulators; each step 4 loads of B's row, shared, and a
+// broadcast of A per row), then the other 2 one by one. AVX2's 16 ymm hold
+// one row's 8 accumulators, so it takes the register tiles beyond 3 rows.
+// CHECK-LABEL: func.func @row_groups
+// CHECK:         scf.forall
+// CHECK:           scf.for {{.*}} step %c64
+// CHECK:             %[[GROUPS:.*]] = scf.for {{.*}} step %c4
+// CHECK:               scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK-COUNT-4:         vector.transfer_read %{{.*}} : tensor<32x128xf32>, vector<16xf32>
+// CHECK-COUNT-16:        vector.fma
+// CHECK:             scf.for {{.*}} iter_args(%{{.*}} = %[[GROUPS]])
+// CHECK:               scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK-COUNT-4:         vector.fma
+// AVX2-LABEL: func.func @row_groups
+// AVX2:         linalg.matmul {transformer.contraction = "mnk"}
+func.func @row_groups(%a: tensor<6x32xf32>, %b: tensor<32x128xf32>, %c: tensor<6x128xf32>) -> tensor<6x128xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<6x32xf32>, tensor<32x128xf32>) outs(%c : tensor<6x128xf32>) -> tensor<6x128xf32>
+  return %0 : tensor<6x128xf32>
 }
 
 // -----

@@ -30,7 +30,24 @@ constexpr int64_t kColumnsPerTask = 256;
 constexpr int64_t kMinColumnsPerTask = 64;
 /// Columns of the row form's register tile: 4 zmm or 8 ymm vectors.
 constexpr int64_t kRowTileColumns = 64;
+/// Rows of A that the row form's register tile takes at once, at most.
+constexpr int64_t kRowFormMaxGroup = 4;
 } // namespace
+
+int64_t transformer::getRowFormGroup(Operation *op) {
+  const CPUTarget &target = CPUTarget::forOp(op);
+  int64_t vectors = kRowTileColumns / target.f32Lanes();
+  // The group's accumulators, B's vectors and one broadcast in registers:
+  // 4 rows with 32 zmm (16 + 4 + 1); one with 16 ymm (8 + 8 already fill
+  // them).
+  int64_t rows =
+      (static_cast<int64_t>(target.vectorRegisters) - vectors - 1) / vectors;
+  return std::clamp<int64_t>(rows, 1, kRowFormMaxGroup);
+}
+
+int64_t transformer::getRowFormMaxRows(Operation *op) {
+  return getRowFormGroup(op) > 1 ? kRowFormMaxRowsGrouped : kRowMaxRows;
+}
 
 namespace {
 /// Columns per task for `op`'s result (rows x columns): all of them (one
@@ -319,48 +336,81 @@ Value transformer::buildRowKernel(OpBuilder &b, linalg::LinalgOp op) {
   SmallVector<OpFoldResult> strides = {fb.getIndexAttr(1), fb.getIndexAttr(1)};
   Value block =
       tensor::ExtractSliceOp::create(fb, loc, out, offsets, sizes, strides);
-  // For 64 columns and one row of A: 4 accumulators (C's values) along k, each
-  // step one broadcast of A and 4 contiguous loads of B's row k.
+  // For 64 columns and `group` rows of A: group x 4 accumulators (C's
+  // values) along k, each step 4 contiguous loads of B's row k, shared by
+  // the rows, and one broadcast of A per row. The rows past the last whole
+  // group go one by one.
+  const int64_t group = getRowFormGroup(op);
+  auto buildRows = [&](OpBuilder &rb, Value tile, Value column, Value row,
+                       int64_t groupRows, Value written) {
+    SmallVector<Value> init, at, rowOf;
+    for (int64_t g = 0; g < groupRows; ++g) {
+      rowOf.push_back(
+          g == 0
+              ? row
+              : arith::AddIOp::create(rb, loc, row, index(rb, g)).getResult());
+      for (int64_t i = 0; i < vectors; ++i) {
+        if (g == 0)
+          at.push_back(
+              arith::AddIOp::create(rb, loc, tile, index(rb, i * lanes)));
+        init.push_back(vector::TransferReadOp::create(
+            rb, loc, lanesType, written, ValueRange{rowOf[g], at[i]}, padding,
+            inBounds));
+      }
+    }
+    auto sums = scf::ForOp::create(
+        rb, loc, c0, depth, c1, init,
+        [&](OpBuilder &kb, Location, Value k, ValueRange partial) {
+          SmallVector<Value> bRow;
+          for (int64_t i = 0; i < vectors; ++i) {
+            Value n =
+                arith::AddIOp::create(kb, loc, column, index(kb, i * lanes));
+            bRow.push_back(
+                readAsF32(kb, loc, lanesType, rhs, ValueRange{k, n}));
+          }
+          SmallVector<Value> next;
+          for (int64_t g = 0; g < groupRows; ++g) {
+            Value a = tensor::ExtractOp::create(kb, loc, lhs,
+                                                ValueRange{rowOf[g], k});
+            Value splat = vector::BroadcastOp::create(kb, loc, lanesType, a);
+            for (int64_t i = 0; i < vectors; ++i)
+              next.push_back(vector::FMAOp::create(kb, loc, splat, bRow[i],
+                                                   partial[g * vectors + i]));
+          }
+          scf::YieldOp::create(kb, loc, next);
+        });
+    for (int64_t g = 0; g < groupRows; ++g)
+      for (int64_t i = 0; i < vectors; ++i)
+        written = vector::TransferWriteOp::create(
+                      rb, loc, sums.getResult(g * vectors + i), written,
+                      ValueRange{rowOf[g], at[i]}, inBounds)
+                      .getResult();
+    return written;
+  };
+  Value groupedRows = affine::AffineApplyOp::create(
+      fb, loc, AffineMap::get(0, 1, s0 - s0 % group), ValueRange{rows});
   auto tiles = scf::ForOp::create(
       fb, loc, c0, count, index(fb, kRowTileColumns), ValueRange{block},
       [&](OpBuilder &tb, Location, Value tile, ValueRange tileArgs) {
         Value column = arith::AddIOp::create(tb, loc, first, tile);
+        Value written = tileArgs[0];
+        if (group > 1)
+          written =
+              scf::ForOp::create(
+                  tb, loc, c0, groupedRows, index(tb, group),
+                  ValueRange{written},
+                  [&](OpBuilder &rb, Location, Value row, ValueRange rowArgs) {
+                    scf::YieldOp::create(
+                        rb, loc,
+                        buildRows(rb, tile, column, row, group, rowArgs[0]));
+                  })
+                  .getResult(0);
         auto perRow = scf::ForOp::create(
-            tb, loc, c0, rows, c1, tileArgs,
+            tb, loc, group > 1 ? groupedRows : c0, rows, c1,
+            ValueRange{written},
             [&](OpBuilder &rb, Location, Value row, ValueRange rowArgs) {
-              SmallVector<Value> init, at;
-              for (int64_t i = 0; i < vectors; ++i) {
-                at.push_back(
-                    arith::AddIOp::create(rb, loc, tile, index(rb, i * lanes)));
-                init.push_back(vector::TransferReadOp::create(
-                    rb, loc, lanesType, rowArgs[0], ValueRange{row, at.back()},
-                    padding, inBounds));
-              }
-              auto sums = scf::ForOp::create(
-                  rb, loc, c0, depth, c1, init,
-                  [&](OpBuilder &kb, Location, Value k, ValueRange partial) {
-                    Value a = tensor::ExtractOp::create(kb, loc, lhs,
-                                                        ValueRange{row, k});
-                    Value splat =
-                        vector::BroadcastOp::create(kb, loc, lanesType, a);
-                    SmallVector<Value> next;
-                    for (int64_t i = 0; i < vectors; ++i) {
-                      Value n = arith::AddIOp::create(kb, loc, column,
-                                                      index(kb, i * lanes));
-                      Value bRow =
-                          readAsF32(kb, loc, lanesType, rhs, ValueRange{k, n});
-                      next.push_back(vector::FMAOp::create(kb, loc, splat, bRow,
-                                                           partial[i]));
-                    }
-                    scf::YieldOp::create(kb, loc, next);
-                  });
-              Value written = rowArgs[0];
-              for (int64_t i = 0; i < vectors; ++i)
-                written = vector::TransferWriteOp::create(
-                              rb, loc, sums.getResult(i), written,
-                              ValueRange{row, at[i]}, inBounds)
-                              .getResult();
-              scf::YieldOp::create(rb, loc, written);
+              scf::YieldOp::create(
+                  rb, loc, buildRows(rb, tile, column, row, 1, rowArgs[0]));
             });
         scf::YieldOp::create(tb, loc, perRow.getResults());
       });

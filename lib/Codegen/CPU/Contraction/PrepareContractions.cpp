@@ -391,7 +391,7 @@ struct PrepareContractionsPass
         maxRows = kDotMaxRows;
       } else if (isRowForm(op)) {
         fewRows = buildRowKernel;
-        maxRows = kRowMaxRows;
+        maxRows = getRowFormMaxRows(op);
       }
       if (fewRows) {
         int64_t rows = op.getStaticLoopRanges()[0];
