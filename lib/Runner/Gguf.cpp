@@ -599,51 +599,43 @@ llvm::Expected<HostTensor> GgufFile::getTensor(llvm::StringRef name,
                          : ggml == GgmlType::F16 ? ElementType::F16
                                                  : ElementType::BF16;
   char *bytes = data + entry->begin;
-  int64_t rows = fileShape.size() == 2 ? fileShape[0] : 1;
-  // Rows in llama.cpp's rope order: a 1-D tensor (a bias) has one element a
-  // row.
-  int64_t permutedRows = found->permutedHeads == 0 ? 0
-                         : fileShape.size() == 2   ? fileShape[0]
-                                                   : fileShape.back();
-  // The data offset is aligned (32 by default): no copy for the same type.
-  if (fileType == type && !transposed && !permutedRows &&
-      reinterpret_cast<uintptr_t>(bytes) % elementSize(type) == 0)
-    return HostTensor::wrap(type, fileShape, bytes, buffer);
+  // The tensor in the file's row order.
+  auto inFileOrder = [&]() -> llvm::Expected<HostTensor> {
+    // The data offset is aligned (32 by default): no copy for the same type.
+    if (fileType == type && !transposed &&
+        reinterpret_cast<uintptr_t>(bytes) % elementSize(type) == 0)
+      return HostTensor::wrap(type, fileShape, bytes, buffer);
+    llvm::Expected<HostTensor> tensor =
+        HostTensor::allocateUninitialized(type, fileShape);
+    if (!tensor)
+      return error(llvm::toString(tensor.takeError()));
+    // Element (r, c) of the module's [rows, columns] is the file's (c, r)
+    // when transposed.
+    int64_t rows = fileShape.size() == 2 ? fileShape[0] : 1;
+    int64_t columns = tensor->getNumElements() / std::max<int64_t>(rows, 1);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < columns; ++c) {
+        int64_t to = r * columns + c;
+        storeFloat(tensor->getData(), type, to,
+                   loadFloat(bytes, fileType, transposed ? c * rows + r : to));
+      }
+    dropPages(bytes, tensor->getNumElements() * elementSize(fileType));
+    return tensor;
+  };
+  llvm::Expected<HostTensor> stored = inFileOrder();
+  if (!stored || !found->permutedHeads)
+    return stored;
+  // Rows in llama.cpp's rope order (a 1-D tensor, a bias, has one element a
+  // row), reordered into a copy.
+  int64_t permutedRows =
+      fileShape.size() == 2 ? fileShape[0] : fileShape.back();
   llvm::Expected<HostTensor> tensor =
       HostTensor::allocateUninitialized(type, fileShape);
   if (!tensor)
     return error(llvm::toString(tensor.takeError()));
-  if (permutedRows) {
-    int64_t rowElements = tensor->getNumElements() / permutedRows;
-    if (fileType == type) {
-      undoRopeRowOrder(bytes, static_cast<char *>(tensor->getData()),
-                       permutedRows, rowElements * elementSize(type),
-                       found->permutedHeads);
-    } else {
-      // Converted in the file's order, then reordered.
-      llvm::Expected<HostTensor> converted =
-          HostTensor::allocateUninitialized(type, fileShape);
-      if (!converted)
-        return error(llvm::toString(converted.takeError()));
-      for (int64_t i = 0, e = tensor->getNumElements(); i < e; ++i)
-        storeFloat(converted->getData(), type, i,
-                   loadFloat(bytes, fileType, i));
-      undoRopeRowOrder(static_cast<const char *>(converted->getData()),
-                       static_cast<char *>(tensor->getData()), permutedRows,
-                       rowElements * elementSize(type), found->permutedHeads);
-    }
-    dropPages(bytes, tensor->getNumElements() * elementSize(fileType));
-    return tensor;
-  }
-  // Element (r, c) of the module's [rows, columns] is the file's (c, r)
-  // when transposed.
-  int64_t columns = tensor->getNumElements() / std::max<int64_t>(rows, 1);
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < columns; ++c) {
-      int64_t to = r * columns + c;
-      storeFloat(tensor->getData(), type, to,
-                 loadFloat(bytes, fileType, transposed ? c * rows + r : to));
-    }
+  undoRopeRowOrder(static_cast<const char *>(stored->getData()),
+                   static_cast<char *>(tensor->getData()), permutedRows,
+                   stored->getNumBytes() / permutedRows, found->permutedHeads);
   dropPages(bytes, tensor->getNumElements() * elementSize(fileType));
   return tensor;
 }
