@@ -14,10 +14,12 @@
 // CHECK-NOT: FAIL
 // CHECK: PASS @embedding_q4_0: result[0] 2x5x64
 // CHECK: PASS @linear_q4_0_dot: result[0] 3x2304
+// CHECK: PASS @linear_q4_0_many_row_tiles: result[0] 1100x96
 // CHECK: PASS @linear_q4_0_tiles: result[0] 130x200
 // CHECK: PASS @linear_q8_0_dot: result[0] 1x1x96
 // CHECK: PASS @linear_q8_0_dynamic: result[0] 9x70
 // CHECK: PASS @linear_q8_0_dynamic: result[1] 40x70
+// CHECK: PASS @linear_q8_0_k_blocks: result[0] 140x300
 // CHECK: PASS @matmul_q8_0_batched: result[0] 2x19x45
 // CHECK: PASS @tied_head_q8_0: result[0] 4x96
 // CHECK: PASS @tied_head_q8_0: result[1] 1x1000
@@ -67,6 +69,30 @@ func.func @linear_q8_0_dynamic(%x: tensor<?x64xf32>, %y: tensor<?x64xf32>, %q: t
   %0 = transformer.matmul %x, %w {transpose_b} : tensor<?x64xf32>, tensor<70x64xf32> -> tensor<?x70xf32>
   %1 = transformer.matmul %y, %w {transpose_b} : tensor<?x64xf32>, tensor<70x64xf32> -> tensor<?x70xf32>
   return %0, %1 : tensor<?x70xf32>, tensor<?x70xf32>
+}
+
+// Many rows of a dynamic count: B made per cache tile and k block from the
+// blocks (K = 320: blocks of 128, 128 and 64; 300 columns, padded to 320).
+// A smaller x keeps the f32 sums of 320 products within the tolerance.
+// PY: def case_linear_q8_0_k_blocks(rng):
+// PY:     q, w = weight(rng, 300, 320, "q8_0")
+// PY:     x, b = 0.25 * rng.standard_normal((140, 320), np.float32), rng.standard_normal(300, np.float32)
+// PY:     return [x, q, b], [ref.linear(x, w, b)]
+func.func @linear_q8_0_k_blocks(%x: tensor<?x320xf32>, %q: tensor<300x10x34xi8>, %b: tensor<300xf32>) -> tensor<?x300xf32> {
+  %w = transformer.dequantize q8_0 %q : tensor<300x10x34xi8> -> tensor<300x320xf32>
+  %0 = transformer.linear %x, %w, %b : tensor<?x320xf32>, tensor<300x320xf32>, tensor<300xf32> -> tensor<?x300xf32>
+  return %0 : tensor<?x300xf32>
+}
+
+// Many cache tiles along m: B made whole once, before them.
+// PY: def case_linear_q4_0_many_row_tiles(rng):
+// PY:     q, w = weight(rng, 96, 64, "q4_0")
+// PY:     x, b = rng.standard_normal((1100, 64), np.float32), rng.standard_normal(96, np.float32)
+// PY:     return [x, q, b], [ref.linear(x, w, b)]
+func.func @linear_q4_0_many_row_tiles(%x: tensor<1100x64xf32>, %q: tensor<96x2x18xi8>, %b: tensor<96xf32>) -> tensor<1100x96xf32> {
+  %w = transformer.dequantize q4_0 %q : tensor<96x2x18xi8> -> tensor<96x64xf32>
+  %0 = transformer.linear %x, %w, %b : tensor<1100x64xf32>, tensor<96x64xf32>, tensor<96xf32> -> tensor<1100x96xf32>
+  return %0 : tensor<1100x96xf32>
 }
 
 // PY: def case_matmul_q8_0_batched(rng):

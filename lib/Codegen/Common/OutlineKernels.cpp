@@ -57,11 +57,13 @@ bool isInitProducer(Operation *op) {
          arg.getArgNumber() < generic.getNumDpsInputs();
 }
 
-/// Whether every use of `op`'s results is as the init of a linalg op, so
-/// that it can be cloned into the kernels of those ops.
+/// Whether every use of `op`'s results is as the init of a linalg op or of
+/// another destination-style op (the shared outputs of a kernel root's
+/// scf.forall), so that it is cloned into the kernels of those ops (and not
+/// a kernel of its own, erased by the outlining of the first of them).
 bool onlyInitializes(Operation *op) {
   for (OpOperand &use : op->getUses()) {
-    auto user = dyn_cast<linalg::LinalgOp>(use.getOwner());
+    auto user = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
     if (!user || !user.isDpsInit(&use))
       return false;
   }
@@ -335,21 +337,24 @@ void TransformerOutlineKernelsPass::runOnOperation() {
       return WalkResult::skip();
     });
     // A transpose that only feeds a contraction (the transposed weight of a
-    // linear) goes into the contraction's kernel, where the CPU pipeline can
-    // fuse it into the cache tiles.
-    llvm::SmallPtrSet<Operation *, 8> fedTransposes;
-    func.walk([&](linalg::TransposeOp op) {
-      Value result = op->getResult(0);
-      if (op.hasPureTensorSemantics() && result.hasOneUse() &&
+    // linear), or an op marked to go with its user, goes into the
+    // contraction's kernel, where the CPU pipeline can fuse it into the cache
+    // tiles.
+    llvm::SmallPtrSet<Operation *, 8> fedOperands;
+    func.walk([&](linalg::LinalgOp op) {
+      Value result = op->getNumResults() == 1 ? op->getResult(0) : Value();
+      if ((isa<linalg::TransposeOp>(op) ||
+           op->hasAttr(transformer::kOutlineWithUserAttrName)) &&
+          result && op.hasPureTensorSemantics() && result.hasOneUse() &&
           !grouped.contains(op)) {
         Operation *user = *result.getUsers().begin();
         if (user->getBlock() == op->getBlock() && isa<linalg::LinalgOp>(user) &&
             linalg::isaContractionOpInterface(cast<linalg::LinalgOp>(user)))
-          fedTransposes.insert(op);
+          fedOperands.insert(op);
       }
     });
     func.walk([&](linalg::LinalgOp op) {
-      if (fedTransposes.contains(op))
+      if (fedOperands.contains(op))
         return;
       if (grouped.contains(op) || !op.hasPureTensorSemantics() ||
           op->getNumResults() == 0 || llvm::any_of(roots, [&](Operation *root) {
@@ -367,7 +372,7 @@ void TransformerOutlineKernelsPass::runOnOperation() {
       if (linalg::isaContractionOpInterface(op)) {
         for (Value input : op.getDpsInputs())
           if (Operation *def = input.getDefiningOp();
-              def && fedTransposes.contains(def))
+              def && fedOperands.contains(def))
             group.ops.insert(group.ops.begin(), def);
         Operation *last = op;
         while (last->getNumResults() == 1 && last->getResult(0).hasOneUse()) {

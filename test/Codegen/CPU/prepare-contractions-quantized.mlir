@@ -55,21 +55,23 @@ func.func @decode_q4_0(%x: tensor<1x128xf32>, %q: tensor<64x4x18xi8>) -> tensor<
 // -----
 
 // A dynamic number of rows: the choice is made at run time. Few rows read
-// the blocks; many rows (prefill) expand B with vector code into an f32 copy
-// inside their own branch, transposed in registers (16 x 16 tiles of
-// shuffles) into the k x n layout of the f32 weights' tiled path: the
-// contraction needs no transposed copy. Nothing runs before the branch.
+// the blocks; many rows (prefill) read B as f32 indexed (k, n), the layout
+// of the f32 weights' tiled path, from a generic tagged "dequantize" inside
+// their own branch (scalar code from the blocks, which
+// transformer-cpu-fuse-epilogues replaces by vector code per cache tile and
+// k block, fuse-epilogues-quantized.mlir). Nothing runs before the branch.
 // CHECK-LABEL: func.func @dynamic_rows
 // CHECK-NOT:     linalg.generic
 // CHECK:         scf.if
 // CHECK:           vector.transfer_read %arg1{{.*}} : tensor<64x4x34xi8>, vector<16xi8>
 // CHECK:         } else {
 // CHECK:           %[[EMPTY:.*]] = tensor.empty() : tensor<128x64xf32>
-// CHECK:           %[[F32:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[EMPTY]]) -> (tensor<128x64xf32>)
-// CHECK:             vector.transfer_read %arg1{{.*}} : tensor<64x4x34xi8>, vector<16xi8>
-// CHECK:             arith.mulf %{{.*}}, %{{.*}} : vector<16xf32>
-// CHECK:             vector.shuffle {{.*}} [0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30] : vector<16xf32>, vector<16xf32>
-// CHECK:             vector.transfer_write %{{.*}} : vector<16xf32>, tensor<128x64xf32>
+// CHECK:           %[[F32:.*]] = linalg.generic {{.*}} outs(%[[EMPTY]] : tensor<128x64xf32>) attrs = {transformer.contraction = "dequantize", transformer.dequantize = "q8_0", transformer.outline_with_user}
+// CHECK:             %[[K:.*]] = linalg.index 0 : index
+// CHECK:             %[[N:.*]] = linalg.index 1 : index
+// CHECK:             %[[ROW:.*]] = arith.minui %[[N]], %c63 : index
+// CHECK:             arith.divui %[[K]], %c32 : index
+// CHECK:             tensor.extract %arg1[%[[ROW]]
 // CHECK-NOT:       linalg.transpose
 // CHECK:           linalg.contract {{.*}}{transformer.contraction = "mnk"} ins(%arg0, %[[F32]] : tensor<?x128xf32>, tensor<128x64xf32>)
 func.func @dynamic_rows(%x: tensor<?x128xf32>, %q: tensor<64x4x34xi8>) -> tensor<?x64xf32> {
@@ -92,4 +94,21 @@ func.func @tied_head(%ids: tensor<3xi64>, %x: tensor<1x128xf32>, %q: tensor<64x4
   %e = transformer.embedding %ids, %w : tensor<3xi64>, tensor<64x128xf32> -> tensor<3x128xf32>
   %y = transformer.matmul %x, %w {transpose_b} : tensor<1x128xf32>, tensor<64x128xf32> -> tensor<1x64xf32>
   return %e, %y : tensor<3x128xf32>, tensor<1x64xf32>
+}
+
+// -----
+
+// Columns padded to the register tile's multiple (200 -> 224): the pad of
+// the dequantized B becomes a wider dequantization whose rows past the
+// weight's repeat its last row (the padded columns of C are dropped).
+// CHECK-LABEL: func.func @padded_columns
+// CHECK-NOT:     tensor.pad
+// CHECK:         %[[F32:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<96x224xf32>) attrs = {transformer.contraction = "dequantize", transformer.dequantize = "q4_0", transformer.outline_with_user}
+// CHECK:           arith.minui %{{.*}}, %c199 : index
+// CHECK:         %[[C:.*]] = linalg.contract {{.*}} ins(%arg0, %[[F32]] : tensor<40x96xf32>, tensor<96x224xf32>) outs(%{{.*}} : tensor<40x224xf32>)
+// CHECK:         tensor.extract_slice %[[C]][0, 0] [40, 200] [1, 1]
+func.func @padded_columns(%x: tensor<40x96xf32>, %q: tensor<200x3x18xi8>) -> tensor<40x200xf32> {
+  %w = transformer.dequantize q4_0 %q : tensor<200x3x18xi8> -> tensor<200x96xf32>
+  %y = transformer.matmul %x, %w {transpose_b} : tensor<40x96xf32>, tensor<200x96xf32> -> tensor<40x200xf32>
+  return %y : tensor<40x200xf32>
 }

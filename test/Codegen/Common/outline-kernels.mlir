@@ -264,6 +264,72 @@ func.func @roots(%x: tensor<8xf32>, %y: tensor<8xf32>, %s: f32) -> (tensor<8xf32
 
 // -----
 
+// A fill that initializes a kernel root's shared outputs (the few-rows
+// branch of a contraction) and a contraction's accumulator in the other
+// branch is cloned into both kernels, not made a kernel of its own.
+// CHECK-LABEL: func.func private @fill_of_root_kernel(
+// CHECK:         linalg.fill
+// CHECK:         scf.forall
+// CHECK:         } {transformer.kernel_root}
+// CHECK-LABEL: func.func private @fill_of_root_kernel_0(
+// CHECK:         linalg.fill
+// CHECK:         linalg.matmul
+// CHECK-LABEL: func.func @fill_of_root(
+// CHECK-NOT:     linalg.fill
+// CHECK:         scf.if
+// CHECK:           call @fill_of_root_kernel(
+// CHECK:         } else {
+// CHECK:           call @fill_of_root_kernel_0(
+func.func @fill_of_root(%c: i1, %x: tensor<8x16xf32>, %w: tensor<16x8xf32>) -> tensor<8x8xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  %r = scf.if %c -> (tensor<8x8xf32>) {
+    %z = linalg.fill ins(%cst : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+    %0 = scf.forall (%i) in (8) shared_outs(%o = %z) -> (tensor<8x8xf32>) {
+      %v = tensor.extract %x[%i, %i] : tensor<8x16xf32>
+      %t = tensor.from_elements %v : tensor<1x1xf32>
+      scf.forall.in_parallel {
+        tensor.parallel_insert_slice %t into %o[%i, %i] [1, 1] [1, 1] : tensor<1x1xf32> into tensor<8x8xf32>
+      }
+    } {transformer.kernel_root}
+    scf.yield %0 : tensor<8x8xf32>
+  } else {
+    %z = linalg.fill ins(%cst : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+    %0 = linalg.matmul ins(%x, %w : tensor<8x16xf32>, tensor<16x8xf32>) outs(%z : tensor<8x8xf32>) -> tensor<8x8xf32>
+    scf.yield %0 : tensor<8x8xf32>
+  }
+  return %r : tensor<8x8xf32>
+}
+
+// -----
+
+// An op marked transformer.outline_with_user (a dequantized weight) that
+// only feeds a contraction goes into the contraction's kernel.
+// CHECK-LABEL: func.func private @with_user_kernel(
+// CHECK-SAME:    %{{.*}}: tensor<16x32xf32>, %{{.*}}: tensor<8x16xf32>, %{{.*}}: tensor<8x32xf32>) -> tensor<8x32xf32>
+// CHECK:         linalg.generic {{.*}}{transformer.outline_with_user}
+// CHECK:         linalg.matmul
+// CHECK-NOT:   func.func private
+// CHECK-LABEL: func.func @with_user(
+// CHECK:         call @with_user_kernel(
+func.func @with_user(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>) -> tensor<8x32xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x32xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %te = tensor.empty() : tensor<16x32xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%te : tensor<16x32xf32>) attrs = {transformer.outline_with_user} {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %v = tensor.extract %w[%i, %j] : tensor<16x32xf32>
+    linalg.yield %v : f32
+  } -> tensor<16x32xf32>
+  %y = linalg.matmul ins(%x, %b : tensor<8x16xf32>, tensor<16x32xf32>) outs(%z : tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %y : tensor<8x32xf32>
+}
+
+// -----
+
 // A transpose that only feeds a contraction (a linear's transposed weight)
 // goes into the contraction's kernel; one with another use stays a kernel of
 // its own.

@@ -35,6 +35,13 @@ inline constexpr llvm::StringLiteral kInPlaceAttrName = "transformer.in_place";
 inline constexpr llvm::StringLiteral kKernelRootAttrName =
     "transformer.kernel_root";
 
+/// A unit attribute on an op whose only user is a contraction: like a
+/// linalg.transpose that feeds one, --transformer-outline-kernels puts it
+/// into that contraction's kernel, where the CPU pipeline fuses it into the
+/// cache tiles (a dequantized weight, made per tile).
+inline constexpr llvm::StringLiteral kOutlineWithUserAttrName =
+    "transformer.outline_with_user";
+
 #define GEN_PASS_DECL
 #include "Transformer/Codegen/Common/Passes.h.inc"
 

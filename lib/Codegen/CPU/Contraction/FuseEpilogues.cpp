@@ -13,8 +13,10 @@
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 
 #include "Elementwise.h"
+#include "QuantizedBlocks.h"
 #include "TileTemporaries.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -22,6 +24,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::transformer {
@@ -297,6 +300,128 @@ void blockTransposeAlongK(RewriterBase &rewriter,
   }
 }
 
+/// In a cache tile whose contraction reads a slice of a dequantized B (the
+/// prepare pass's generic tagged "dequantize"), tiles the contraction along
+/// k by the k block `blockK` (a multiple of the 32 of a quantized block) and
+/// makes each block's slice of B from the weight's blocks right before it
+/// (buildTransposedDequantizeSlice), into a buffer of one block made once
+/// per cache tile: B is then read from memory as blocks (a quarter or an
+/// eighth of f32's bytes) and never exists whole as f32. `tileTag` is the
+/// tag of the contraction tile. Returns whether B is made per block.
+bool dequantizePerKBlock(RewriterBase &rewriter,
+                         const scf::SCFTileAndFuseResult &fused,
+                         StringRef tileTag, Operation *dequantization,
+                         int64_t blockK, int64_t lanes) {
+  Operation *tile = findTagged(fused.tiledAndFusedOps.getArrayRef(), tileTag);
+  std::optional<DequantizedWeight> weight =
+      getDequantizedWeight(dequantization->getResult(0));
+  if (!tile || !weight || blockK % kQuantBlockSize != 0)
+    return false;
+  auto contraction = cast<linalg::LinalgOp>(tile);
+  // B's slice: extract_slice ops (unit strides) back to the dequantization.
+  auto getSlices = [&](linalg::LinalgOp op) {
+    SmallVector<tensor::ExtractSliceOp> slices;
+    Value b = op.getDpsInputs()[1];
+    while (auto slice = b.getDefiningOp<tensor::ExtractSliceOp>()) {
+      if (!slice.hasUnitStride() ||
+          slice.getSourceType().getRank() != slice.getResultType().getRank())
+        return SmallVector<tensor::ExtractSliceOp>();
+      slices.push_back(slice);
+      b = slice.getSource();
+    }
+    if (b.getDefiningOp() != dequantization)
+      slices.clear();
+    return slices;
+  };
+  if (getSlices(contraction).empty())
+    return false;
+  Operation *bufferPoint = tile;
+  int64_t kLoop = contraction.getNumLoops() - 1;
+  int64_t depth = contraction.getStaticLoopRanges()[kLoop];
+  if (ShapedType::isDynamic(depth) || depth > blockK) {
+    SmallVector<OpFoldResult> sizes(kLoop, rewriter.getIndexAttr(0));
+    sizes.push_back(rewriter.getIndexAttr(blockK));
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(sizes);
+    rewriter.setInsertionPoint(tile);
+    FailureOr<scf::SCFTilingResult> blocked =
+        scf::tileUsingSCF(rewriter, cast<TilingInterface>(tile), tiling);
+    if (failed(blocked) || blocked->loops.empty())
+      return false;
+    rewriter.replaceOp(tile, blocked->replacements);
+    contraction = cast<linalg::LinalgOp>(blocked->tiledOps.front());
+    bufferPoint = blocked->loops.front();
+  }
+  SmallVector<tensor::ExtractSliceOp> slices = getSlices(contraction);
+  if (slices.empty())
+    return false;
+  // The block's place in the whole B, and its largest size.
+  Location loc = contraction.getLoc();
+  rewriter.setInsertionPoint(contraction);
+  AffineExpr s0 = rewriter.getAffineSymbolExpr(0),
+             s1 = rewriter.getAffineSymbolExpr(1);
+  SmallVector<OpFoldResult> offsets(2, rewriter.getIndexAttr(0));
+  for (tensor::ExtractSliceOp slice : slices)
+    for (auto [offset, sliceOffset] :
+         llvm::zip(offsets, slice.getMixedOffsets()))
+      offset = affine::makeComposedFoldedAffineApply(
+          rewriter, loc, AffineMap::get(0, 2, s0 + s1), {offset, sliceOffset});
+  SmallVector<OpFoldResult> sizes = slices.front().getMixedSizes();
+  SmallVector<int64_t> bounds;
+  for (OpFoldResult size : sizes) {
+    FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+        presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(size),
+        /*stopCondition=*/nullptr, /*closedUB=*/true);
+    if (failed(bound))
+      return false;
+    bounds.push_back(*bound);
+  }
+  rewriter.setInsertionPoint(bufferPoint);
+  Value init =
+      tensor::EmptyOp::create(rewriter, loc, bounds, rewriter.getF32Type());
+  rewriter.setInsertionPoint(contraction);
+  if (llvm::any_of(
+          sizes, [](OpFoldResult size) { return !getConstantIntValue(size); }))
+    init = tensor::ExtractSliceOp::create(
+        rewriter, loc, init,
+        SmallVector<OpFoldResult>(2, rewriter.getIndexAttr(0)), sizes,
+        SmallVector<OpFoldResult>(2, rewriter.getIndexAttr(1)));
+  Value block = buildTransposedDequantizeSlice(rewriter, loc, *weight, init,
+                                               offsets[0], offsets[1], lanes);
+  OpOperand *b = contraction.getDpsInputOperand(1);
+  Value old = b->get();
+  rewriter.modifyOpInPlace(contraction, [&] { b->set(block); });
+  eraseUnusedSlices(rewriter, old);
+  return true;
+}
+
+/// Replaces the dequantizations tagged "dequantize" that no cache tile made
+/// per block by a whole f32 copy made with vector code
+/// (buildTransposedDequantizeKernel), and erases the unused ones.
+void lowerWholeDequantizations(RewriterBase &rewriter, Operation *root,
+                               int64_t lanes) {
+  SmallVector<linalg::GenericOp> generics;
+  root->walk([&](linalg::GenericOp generic) {
+    auto tag = generic->getAttrOfType<StringAttr>(kContractionAttrName);
+    if (tag && tag.getValue() == "dequantize")
+      generics.push_back(generic);
+  });
+  for (linalg::GenericOp generic : generics) {
+    std::optional<DequantizedWeight> weight =
+        getDequantizedWeight(generic->getResult(0));
+    if (generic->use_empty()) {
+      rewriter.eraseOp(generic);
+      continue;
+    }
+    if (!weight)
+      continue;
+    rewriter.setInsertionPoint(generic);
+    rewriter.replaceOp(generic, buildTransposedDequantizeKernel(
+                                    rewriter, generic.getLoc(), *weight,
+                                    generic.getDpsInits()[0], lanes));
+  }
+}
+
 struct FuseEpiloguesPass
     : public transformer::impl::TransformerCPUFuseEpiloguesPassBase<
           FuseEpiloguesPass> {
@@ -318,14 +443,18 @@ struct FuseEpiloguesPass
     tileN = cacheTileN > 0 ? cacheTileN : cache.n;
     blockK = cache.k;
     threads = target.threads;
+    lanes = target.f32Lanes();
     for (linalg::LinalgOp op : contractions)
       fuse(rewriter, op);
+    lowerWholeDequantizations(rewriter, getOperation(), lanes);
   }
 
   /// The cache tile before balancing (the options, or the target's) and the
   /// schedule's k block.
   int64_t tileM = 0, tileN = 0, blockK = 0;
   unsigned threads = 1;
+  /// The target's f32 lanes (the dequantization's transposed tiles).
+  int64_t lanes = 16;
   /// The target's register tile, of which cache tiles are multiples.
   RegisterTile registerTile;
 
@@ -372,6 +501,27 @@ struct FuseEpiloguesPass
       fusable.insert(transpose);
       fusedTranspose = transpose;
       transpose->setAttr(kContractionAttrName, transposeTileTag);
+    }
+    // B dequantized from blocks (prepare pass, tag "dequantize"): made per
+    // cache tile and k block (dequantizePerKBlock) rather than as a whole
+    // f32 copy written to memory and read back; not when a static m has so
+    // many tiles that each would make it again.
+    Operation *dequantization = nullptr;
+    if (auto producer = rhs.getDefiningOp<linalg::GenericOp>();
+        producer && producer->hasOneUse() && !batched) {
+      auto producerTag =
+          producer->getAttrOfType<StringAttr>(kContractionAttrName);
+      int64_t m =
+          cast<ShapedType>(contraction->getResult(0).getType()).getDimSize(0);
+      if (producerTag && producerTag.getValue() == "dequantize" &&
+          (ShapedType::isDynamic(m) ||
+           hasFewRowTiles(
+               contraction,
+               getRowsForThreads(
+                   cast<ShapedType>(contraction->getResult(0).getType())
+                       .getShape(),
+                   tileM, tileN, registerTile, threads))))
+        dequantization = producer;
     }
     Operation *root = contraction;
     Value result = contraction->getResult(0);
@@ -442,6 +592,9 @@ struct FuseEpiloguesPass
     if (fusedTranspose)
       blockTransposeAlongK(rewriter, *fused, (tag.getValue() + "_tile").str(),
                            transposeTileTag.getValue(), blockK);
+    if (dequantization)
+      dequantizePerKBlock(rewriter, *fused, (tag.getValue() + "_tile").str(),
+                          dequantization, blockK, lanes);
     // The tiled ops carry the tags (cloned attributes); the originals are dead
     // unless something else uses them, and then they are lowered as before.
     contraction->setAttr(kContractionAttrName, tag);

@@ -425,6 +425,8 @@ struct PrepareContractionsPass
       }
       op = padToRegisterTiles(rewriter, op, op.getNumLoops() == 3 ? 0 : 1,
                               registerTile);
+      if (quantized)
+        foldPaddedDequantization(rewriter, op);
       op->setAttr(
           kContractionAttrName,
           rewriter.getStringAttr(op.getNumLoops() == 3 ? "mnk" : "bmnk"));

@@ -2,11 +2,13 @@
 
 #include "QuantizedBlocks.h"
 
+#include "Transformer/Codegen/CPU/Passes.h"
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 #include "Transformer/Codegen/Common/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -117,6 +119,51 @@ void transposeRows(OpBuilder &b, Location loc, SmallVector<Value> &rows) {
 }
 } // namespace
 
+namespace {
+/// Dequantizes block `block` (of 32 along k) of the `lanes` weight rows from
+/// `firstRow` (each clamped to `lastRow` when that is given) and writes it
+/// transposed into `out`: element j of row r at (`kStart` + j, `column` + r).
+/// The rows are widened and scaled in registers, then transposed there
+/// (`lanes` x `lanes` tiles) and stored as `lanes`-wide rows of k; the
+/// stores are masked past `out`'s columns unless `inBounds`.
+Value writeTransposedBlock(OpBuilder &b, Location loc,
+                           const DequantizedWeight &weight, Value out,
+                           Value firstRow, Value lastRow, Value block,
+                           Value kStart, Value column, int64_t lanes,
+                           bool inBounds) {
+  auto f32Type = VectorType::get({lanes}, b.getF32Type());
+  // values[r][j]: elements j*lanes.. of the block of row r.
+  SmallVector<SmallVector<Value>> values;
+  for (int64_t r = 0; r < lanes; ++r) {
+    Value row = arith::AddIOp::create(b, loc, firstRow, index(b, loc, r));
+    if (lastRow)
+      row = arith::MinUIOp::create(b, loc, row, lastRow);
+    Value scale = vector::BroadcastOp::create(
+        b, loc, f32Type, readBlockScale(b, loc, weight.blocks, row, block));
+    SmallVector<Value> scaled;
+    for (Value v : readBlockValues(b, loc, weight.blocks, weight.format, row,
+                                   block, lanes))
+      scaled.push_back(arith::MulFOp::create(b, loc, v, scale));
+    values.push_back(scaled);
+  }
+  for (int64_t j = 0; j < kQuantBlockSize / lanes; ++j) {
+    SmallVector<Value> tile;
+    for (int64_t r = 0; r < lanes; ++r)
+      tile.push_back(values[r][j]);
+    transposeRows(b, loc, tile);
+    for (int64_t c = 0; c < lanes; ++c) {
+      Value k =
+          arith::AddIOp::create(b, loc, kStart, index(b, loc, j * lanes + c));
+      out = vector::TransferWriteOp::create(b, loc, tile[c], out,
+                                            ValueRange{k, column},
+                                            ArrayRef<bool>{inBounds})
+                .getResult();
+    }
+  }
+  return out;
+}
+} // namespace
+
 Value transformer::buildTransposedDequantizeKernel(
     OpBuilder &b, Location loc, const DequantizedWeight &weight, Value init,
     int64_t lanes) {
@@ -124,7 +171,6 @@ Value transformer::buildTransposedDequantizeKernel(
   Value c0 = index(b, loc, 0), c1 = index(b, loc, 1);
   Value rows = tensor::DimOp::create(b, loc, init, 1);
   Value blockCount = tensor::DimOp::create(b, loc, weight.blocks, 1);
-  auto f32Type = VectorType::get({lanes}, b.getF32Type());
   // Whole groups of `lanes` rows when the row count says so; otherwise the
   // last group's stores are masked (and its reads clamped to the last row).
   int64_t staticRows = cast<ShapedType>(init.getType()).getDimSize(1);
@@ -154,7 +200,8 @@ Value transformer::buildTransposedDequantizeKernel(
   SmallVector<OpFoldResult> strides = {fb.getIndexAttr(1), fb.getIndexAttr(1)};
   Value slice =
       tensor::ExtractSliceOp::create(fb, loc, out, offsets, sizes, strides);
-  Value lastRow = arith::SubIOp::create(fb, loc, rows, c1);
+  Value lastRow =
+      wholeGroups ? Value() : arith::SubIOp::create(fb, loc, rows, c1);
   auto groups = scf::ForOp::create(
       fb, loc, c0, count, index(fb, loc, lanes), ValueRange{slice},
       [&](OpBuilder &gb, Location, Value group, ValueRange groupArgs) {
@@ -162,41 +209,13 @@ Value transformer::buildTransposedDequantizeKernel(
         auto perBlock = scf::ForOp::create(
             gb, loc, c0, blockCount, c1, groupArgs,
             [&](OpBuilder &kb, Location, Value block, ValueRange blockArgs) {
-              // values[r][j]: elements j*lanes.. of the block of row r.
-              SmallVector<SmallVector<Value>> values;
-              for (int64_t r = 0; r < lanes; ++r) {
-                Value row =
-                    arith::AddIOp::create(kb, loc, firstRow, index(kb, loc, r));
-                if (!wholeGroups)
-                  row = arith::MinUIOp::create(kb, loc, row, lastRow);
-                Value scale = vector::BroadcastOp::create(
-                    kb, loc, f32Type,
-                    readBlockScale(kb, loc, weight.blocks, row, block));
-                SmallVector<Value> scaled;
-                for (Value v :
-                     readBlockValues(kb, loc, weight.blocks, weight.format, row,
-                                     block, lanes))
-                  scaled.push_back(arith::MulFOp::create(kb, loc, v, scale));
-                values.push_back(scaled);
-              }
               Value start = arith::MulIOp::create(
                   kb, loc, block, index(kb, loc, kQuantBlockSize));
-              Value written = blockArgs[0];
-              for (int64_t j = 0; j < kQuantBlockSize / lanes; ++j) {
-                SmallVector<Value> tile;
-                for (int64_t r = 0; r < lanes; ++r)
-                  tile.push_back(values[r][j]);
-                transposeRows(kb, loc, tile);
-                for (int64_t c = 0; c < lanes; ++c) {
-                  Value k = arith::AddIOp::create(
-                      kb, loc, start, index(kb, loc, j * lanes + c));
-                  written = vector::TransferWriteOp::create(
-                                kb, loc, tile[c], written, ValueRange{k, group},
-                                ArrayRef<bool>{wholeGroups})
-                                .getResult();
-                }
-              }
-              scf::YieldOp::create(kb, loc, written);
+              scf::YieldOp::create(
+                  kb, loc,
+                  writeTransposedBlock(kb, loc, weight, blockArgs[0], firstRow,
+                                       lastRow, block, start, group, lanes,
+                                       wholeGroups));
             });
         scf::YieldOp::create(gb, loc, perBlock.getResults());
       });
@@ -204,6 +223,79 @@ Value transformer::buildTransposedDequantizeKernel(
   tensor::ParallelInsertSliceOp::create(fb, loc, groups.getResult(0), out,
                                         offsets, sizes, strides);
   return forall.getResult(0);
+}
+
+Value transformer::buildTransposedDequantizeSlice(
+    OpBuilder &b, Location loc, const DequantizedWeight &weight, Value init,
+    OpFoldResult firstK, OpFoldResult firstRow, int64_t lanes) {
+  MLIRContext *ctx = b.getContext();
+  Value c0 = index(b, loc, 0), c1 = index(b, loc, 1);
+  Value depth = tensor::DimOp::create(b, loc, init, 0);
+  Value rows = tensor::DimOp::create(b, loc, init, 1);
+  // Rows past the weight's last (the slice of a padded B) read the last.
+  int64_t weightRows = cast<ShapedType>(weight.blocks.getType()).getDimSize(0);
+  Value lastRow;
+  if (ShapedType::isDynamic(weightRows) || weightRows % lanes != 0)
+    lastRow = arith::SubIOp::create(
+        b, loc, tensor::DimOp::create(b, loc, weight.blocks, 0), c1);
+  AffineExpr d0 = getAffineDimExpr(0, ctx), s0 = getAffineSymbolExpr(0, ctx);
+  Value firstBlock = affine::makeComposedAffineApply(
+      b, loc, AffineMap::get(0, 1, s0.floorDiv(kQuantBlockSize)), {firstK});
+  Value blockCount = affine::makeComposedAffineApply(
+      b, loc, AffineMap::get(0, 1, s0.floorDiv(kQuantBlockSize)), {depth});
+  Value rowBase = getValueOrCreateConstantIndexOp(b, loc, firstRow);
+  auto groups = scf::ForOp::create(
+      b, loc, c0, rows, index(b, loc, lanes), ValueRange{init},
+      [&](OpBuilder &gb, Location, Value group, ValueRange groupArgs) {
+        Value groupRow = arith::AddIOp::create(gb, loc, rowBase, group);
+        auto perBlock = scf::ForOp::create(
+            gb, loc, c0, blockCount, c1, groupArgs,
+            [&](OpBuilder &kb, Location, Value block, ValueRange blockArgs) {
+              Value start = affine::AffineApplyOp::create(
+                  kb, loc, AffineMap::get(1, 0, d0 * kQuantBlockSize), block);
+              Value weightBlock =
+                  arith::AddIOp::create(kb, loc, firstBlock, block);
+              scf::YieldOp::create(
+                  kb, loc,
+                  writeTransposedBlock(kb, loc, weight, blockArgs[0], groupRow,
+                                       lastRow, weightBlock, start, group,
+                                       lanes, /*inBounds=*/true));
+            });
+        scf::YieldOp::create(gb, loc, perBlock.getResults());
+      });
+  return groups.getResult(0);
+}
+
+Value transformer::buildTransposedDequantization(
+    OpBuilder &b, Location loc, const DequantizedWeight &weight,
+    int64_t columns) {
+  auto blocksType = cast<RankedTensorType>(weight.blocks.getType());
+  auto type = RankedTensorType::get(
+      {blocksType.getDimSize(1) * kQuantBlockSize, columns}, b.getF32Type());
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  MLIRContext *ctx = b.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(2, ctx);
+  int64_t lastRow = blocksType.getDimSize(0) - 1;
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+      ArrayRef<AffineMap>{identity},
+      SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+      [&](OpBuilder &gb, Location loc, ValueRange) {
+        Value k = linalg::IndexOp::create(gb, loc, 0);
+        Value row =
+            arith::MinUIOp::create(gb, loc, linalg::IndexOp::create(gb, loc, 1),
+                                   index(gb, loc, lastRow));
+        linalg::YieldOp::create(gb, loc,
+                                buildDequantizedElement(gb, loc, weight.blocks,
+                                                        weight.format,
+                                                        ValueRange{row}, k));
+      });
+  generic->setAttr(kDequantizeAttrName,
+                   b.getStringAttr(stringifyBlockFormat(weight.format)));
+  generic->setAttr(kContractionAttrName, b.getStringAttr("dequantize"));
+  generic->setAttr(kOutlineWithUserAttrName, b.getUnitAttr());
+  return generic->getResult(0);
 }
 
 linalg::LinalgOp
@@ -223,16 +315,23 @@ transformer::dequantizeBeforeContraction(RewriterBase &rewriter,
     return op;
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
-  SmallVector<OpFoldResult> sizes =
-      tensor::getMixedSizes(rewriter, loc, weight);
-  std::swap(sizes[0], sizes[1]);
-  Value init =
-      tensor::EmptyOp::create(rewriter, loc, sizes, type.getElementType());
-  Value copy = buildTransposedDequantizeKernel(rewriter, loc, quantized, init,
-                                               CPUTarget::forOp(op).f32Lanes());
-  // A kernel of its own, shared by the layers (outline-kernels).
-  if (Operation *kernel = copy.getDefiningOp())
-    kernel->setAttr(kKernelRootAttrName, rewriter.getUnitAttr());
+  Value copy;
+  if (cast<ShapedType>(quantized.blocks.getType()).hasStaticShape()) {
+    // Made per cache tile by transformer-cpu-fuse-epilogues.
+    copy = buildTransposedDequantization(rewriter, loc, quantized,
+                                         type.getDimSize(0));
+  } else {
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(rewriter, loc, weight);
+    std::swap(sizes[0], sizes[1]);
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, sizes, type.getElementType());
+    copy = buildTransposedDequantizeKernel(rewriter, loc, quantized, init,
+                                           CPUTarget::forOp(op).f32Lanes());
+    // A kernel of its own, shared by the layers (outline-kernels).
+    if (Operation *kernel = copy.getDefiningOp())
+      kernel->setAttr(kKernelRootAttrName, rewriter.getUnitAttr());
+  }
   maps[1] = AffineMap::get(numLoops, 0, {k, n}, ctx);
   SmallVector<Value> inputs = {op.getDpsInputs()[0], copy};
   auto contract = linalg::ContractOp::create(
@@ -240,6 +339,28 @@ transformer::dequantizeBeforeContraction(RewriterBase &rewriter,
       rewriter.getAffineMapArrayAttr(maps));
   rewriter.replaceOp(op, contract->getResults());
   return contract;
+}
+
+void transformer::foldPaddedDequantization(RewriterBase &rewriter,
+                                           linalg::LinalgOp op) {
+  auto pad = op.getDpsInputs()[1].getDefiningOp<tensor::PadOp>();
+  if (!pad || !pad->hasOneUse() || !pad.getResultType().hasStaticShape() ||
+      !llvm::all_of(pad.getStaticLow(), [](int64_t v) { return v == 0; }))
+    return;
+  auto generic = pad.getSource().getDefiningOp<linalg::GenericOp>();
+  auto tag = generic ? generic->getAttrOfType<StringAttr>(kContractionAttrName)
+                     : StringAttr();
+  std::optional<DequantizedWeight> weight =
+      generic ? getDequantizedWeight(generic->getResult(0)) : std::nullopt;
+  if (!tag || tag.getValue() != "dequantize" || !weight ||
+      !generic->hasOneUse() ||
+      pad.getResultType().getDimSize(0) != pad.getSourceType().getDimSize(0))
+    return;
+  rewriter.setInsertionPoint(pad);
+  Value wider = buildTransposedDequantization(
+      rewriter, pad.getLoc(), *weight, pad.getResultType().getDimSize(1));
+  rewriter.replaceOp(pad, wider);
+  rewriter.eraseOp(generic);
 }
 
 void transformer::eraseDeadDequantizations(RewriterBase &rewriter,
