@@ -32,4 +32,5 @@ void transformer::addContractionStrategy(OpPassManager &pm,
   codegen.schedule = schedule.str();
   pm.addPass(createTransformerCPUCodegenPass(codegen));
   pm.addPass(createTransformerCPUPrefetchNextKBlockPass());
+  pm.addPass(createTransformerCPUPrefetchNextRowsPass());
 }

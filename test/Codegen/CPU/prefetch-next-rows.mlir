@@ -1,0 +1,119 @@
+// Software prefetches of the next group of rows in the few-rows kernels.
+// RUN: transformer-opt %s --transformer-cpu-prefetch-next-rows --split-input-file | FileCheck %s
+
+// The dot kernel's loop over the Q8_0 blocks of a group of 2 weight rows:
+// each row's block (its scale and values read at constant offsets) is
+// prefetched once, 2 rows further on, clamped to the last row. A's row (one
+// row, read by every group) is not.
+// CHECK-LABEL: func.func @quantized_rows
+// CHECK-SAME:    (%[[X:[a-z0-9]+]]: memref<1x64xf32>, %[[W:[a-z0-9]+]]: memref<96x2x34xi8>, %[[R0:[a-z0-9]+]]: index, %[[R1:[a-z0-9]+]]: index)
+// CHECK:         %[[LAST:.*]] = arith.constant 95 : index
+// CHECK:         %[[GROUP:.*]] = arith.constant 2 : index
+// CHECK:         %[[A0:.*]] = arith.addi %[[R0]], %[[GROUP]] : index
+// CHECK:         %[[N0:.*]] = arith.minsi %[[A0]], %[[LAST]] : index
+// CHECK:         %[[A1:.*]] = arith.addi %[[R1]], %[[GROUP]] : index
+// CHECK:         %[[N1:.*]] = arith.minsi %[[A1]], %[[LAST]] : index
+// CHECK:         scf.for %[[B:[a-z0-9]+]] =
+// CHECK-NOT:       memref.prefetch %[[X]]
+// CHECK:           memref.prefetch %[[W]][%[[N0]], %[[B]], %c2], read, locality<1>, data
+// CHECK-NEXT:      vector.load %[[W]][%[[R0]], %[[B]], %c2]
+// CHECK-NOT:       memref.prefetch
+// CHECK:           memref.prefetch %[[W]][%[[N1]], %[[B]], %c2], read, locality<1>, data
+// CHECK-NEXT:      vector.load %[[W]][%[[R1]], %[[B]], %c2]
+// CHECK-NOT:       memref.prefetch
+// CHECK:           scf.yield
+func.func @quantized_rows(%x: memref<1x64xf32>, %w: memref<96x2x34xi8>, %r0: index, %r1: index) -> (vector<16xf32>, vector<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c18 = arith.constant 18 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant dense<0.0> : vector<16xf32>
+  %r:2 = scf.for %b = %c0 to %c2 step %c1 iter_args(%acc0 = %zero, %acc1 = %zero) -> (vector<16xf32>, vector<16xf32>) {
+    %k = arith.muli %b, %c32 : index
+    %a = vector.load %x[%c0, %k] : memref<1x64xf32>, vector<16xf32>
+    %q0 = vector.load %w[%r0, %b, %c2] : memref<96x2x34xi8>, vector<16xi8>
+    %p0 = vector.load %w[%r0, %b, %c18] : memref<96x2x34xi8>, vector<16xi8>
+    %s0 = vector.load %w[%r0, %b, %c0] : memref<96x2x34xi8>, vector<2xi8>
+    %f0 = arith.sitofp %q0 : vector<16xi8> to vector<16xf32>
+    %n0 = vector.fma %a, %f0, %acc0 : vector<16xf32>
+    %q1 = vector.load %w[%r1, %b, %c2] : memref<96x2x34xi8>, vector<16xi8>
+    %s1 = vector.load %w[%r1, %b, %c0] : memref<96x2x34xi8>, vector<2xi8>
+    %f1 = arith.sitofp %q1 : vector<16xi8> to vector<16xf32>
+    %n1 = vector.fma %a, %f1, %acc1 : vector<16xf32>
+    scf.yield %n0, %n1 : vector<16xf32>, vector<16xf32>
+  }
+  return %r#0, %r#1 : vector<16xf32>, vector<16xf32>
+}
+
+// -----
+
+// bf16 rows read two vectors per step: each read is a place of its own.
+// CHECK-LABEL: func.func @bf16_rows
+// CHECK:         scf.for %[[K:[a-z0-9]+]] =
+// CHECK:           %[[K16:.*]] = arith.addi %[[K]], %c16
+// CHECK:           memref.prefetch %{{.*}}[%{{.*}}, %[[K]]], read, locality<1>, data : memref<512x256xbf16>
+// CHECK:           vector.load
+// CHECK:           memref.prefetch %{{.*}}[%{{.*}}, %[[K16]]], read, locality<1>, data : memref<512x256xbf16>
+// CHECK:           vector.load
+// CHECK:           memref.prefetch
+// CHECK:           vector.load
+// CHECK:           memref.prefetch
+// CHECK:           vector.load
+// CHECK:           scf.yield
+func.func @bf16_rows(%w: memref<512x256xbf16>, %r0: index, %r1: index) -> vector<16xbf16> {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant dense<0.0> : vector<16xbf16>
+  %r = scf.for %k = %c0 to %c256 step %c32 iter_args(%acc = %zero) -> (vector<16xbf16>) {
+    %k16 = arith.addi %k, %c16 : index
+    %a = vector.load %w[%r0, %k] : memref<512x256xbf16>, vector<16xbf16>
+    %b = vector.load %w[%r0, %k16] : memref<512x256xbf16>, vector<16xbf16>
+    %c = vector.load %w[%r1, %k] : memref<512x256xbf16>, vector<16xbf16>
+    %d = vector.load %w[%r1, %k16] : memref<512x256xbf16>, vector<16xbf16>
+    %s0 = arith.addf %a, %b : vector<16xbf16>
+    %s1 = arith.addf %c, %d : vector<16xbf16>
+    %s2 = arith.addf %s0, %s1 : vector<16xbf16>
+    %n = arith.addf %acc, %s2 : vector<16xbf16>
+    scf.yield %n : vector<16xbf16>
+  }
+  return %r : vector<16xbf16>
+}
+
+// -----
+
+// Left alone: f32 rows (the hardware prefetchers follow them), one row
+// at a time, and reads whose row changes with the loop (a register tile's
+// rows of B along k).
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT:     memref.prefetch
+func.func @left_alone(%f: memref<512x256xf32>, %h: memref<512x256xf16>, %r0: index, %r1: index) -> (vector<16xf32>, vector<16xf16>, vector<16xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c256 = arith.constant 256 : index
+  %zf = arith.constant dense<0.0> : vector<16xf32>
+  %zh = arith.constant dense<0.0> : vector<16xf16>
+  %a = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zf) -> (vector<16xf32>) {
+    %x = vector.load %f[%r0, %k] : memref<512x256xf32>, vector<16xf32>
+    %y = vector.load %f[%r1, %k] : memref<512x256xf32>, vector<16xf32>
+    %s = arith.addf %x, %y : vector<16xf32>
+    %n = arith.addf %acc, %s : vector<16xf32>
+    scf.yield %n : vector<16xf32>
+  }
+  %b = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zh) -> (vector<16xf16>) {
+    %x = vector.load %h[%r0, %k] : memref<512x256xf16>, vector<16xf16>
+    %n = arith.addf %acc, %x : vector<16xf16>
+    scf.yield %n : vector<16xf16>
+  }
+  %c = scf.for %k = %c0 to %c256 step %c1 iter_args(%acc = %zh) -> (vector<16xf16>) {
+    %x = vector.load %h[%k, %r0] : memref<512x256xf16>, vector<16xf16>
+    %y = vector.load %h[%k, %r1] : memref<512x256xf16>, vector<16xf16>
+    %s = arith.addf %x, %y : vector<16xf16>
+    %n = arith.addf %acc, %s : vector<16xf16>
+    scf.yield %n : vector<16xf16>
+  }
+  return %a, %b, %c : vector<16xf32>, vector<16xf16>, vector<16xf16>
+}
