@@ -260,7 +260,7 @@ void transformer::buildLinalgToLLVMPipeline(
   // zero-filled when the module is loaded.
   if (codegen)
     pm.addPass(createTransformerCPUAllocateWeightCachePass());
-  pm.addPass(createTransformerMaskedHalfFloatsAsIntegersPass());
+  pm.addPass(createTransformerHalfFloatMemoryAsIntegersPass());
   pm.addPass(createCanonicalizerPass());
   // Anything left names its type here, not in the translation to LLVM IR.
   pm.addPass(createTransformerCheckLLVMLoweringPass());

@@ -131,17 +131,26 @@ def TransformerCheckLLVMLoweringPass
   }];
 }
 
-def TransformerMaskedHalfFloatsAsIntegersPass
-    : Pass<"transformer-masked-half-floats-as-integers", "::mlir::ModuleOp"> {
-  let summary = "Move 16-bit floats through masked loads and stores as i16";
+def TransformerHalfFloatMemoryAsIntegersPass
+    : Pass<"transformer-half-float-memory-as-integers", "::mlir::ModuleOp"> {
+  let summary = "Move 16-bit float vectors through memory as i16 where LLVM cannot";
   let description = [{
-    A masked load or store (`llvm.intr.masked.load` / `.store`, from the
-    masked vector transfers at the edges of a bf16 or f16 weight) only moves
-    bits, but LLVM's x86 backend, without AVX-512 BF16/FP16, legalizes a
-    vector of `bfloat` or `half` by widening it to `float` and back: a
-    library call per element (`__truncsfbf2`, which the JIT's process may
-    not even have). This pass, run on the LLVM dialect, makes such a load or
-    store one of `i16` lanes between two `llvm.bitcast`s:
+    Two kinds of vector loads and stores of `bf16` / `f16` only move bits but
+    trip LLVM's x86 backend:
+
+    - masked ones (`llvm.intr.masked.load` / `.store`, from the masked vector
+      transfers at the edges of a bf16 or f16 weight): without AVX-512
+      BF16/FP16 the backend legalizes the vector by widening it to `float`
+      and back, a library call per element (`__truncsfbf2`, which the JIT's
+      process may not even have);
+    - plain `llvm.load` / `llvm.store` of a vector whose lane count is not a
+      power of two (the tail of a copy 50257 wide: `vector<17xbf16>`): with
+      AVX-512 BF16 the type legalizer aborts ("Do not know how to soft
+      promote this operator's operand"). Power-of-two vectors, the kernels'
+      own loads, keep their type.
+
+    This pass, run on the LLVM dialect, makes each such load or store one of
+    `i16` lanes between two `llvm.bitcast`s:
 
     ```mlir
     %v = llvm.intr.masked.load %p, %m, %pass {alignment = 2 : i32}

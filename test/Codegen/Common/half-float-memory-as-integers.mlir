@@ -1,4 +1,4 @@
-// RUN: transformer-opt %s --transformer-masked-half-floats-as-integers | FileCheck %s
+// RUN: transformer-opt %s --transformer-half-float-memory-as-integers | FileCheck %s
 
 // Masked loads and stores of bf16 and f16 vectors move i16 lanes between
 // bitcasts; those of other types are left alone.
@@ -31,4 +31,23 @@ llvm.func @load_f16(%src: !llvm.ptr, %mask: vector<8xi1>) -> vector<8xf16> {
 llvm.func @f32_untouched(%src: !llvm.ptr, %mask: vector<8xi1>, %pass: vector<8xf32>) -> vector<8xf32> {
   %v = llvm.intr.masked.load %src, %mask, %pass {alignment = 4 : i32} : (!llvm.ptr, vector<8xi1>, vector<8xf32>) -> vector<8xf32>
   llvm.return %v : vector<8xf32>
+}
+
+// A plain load and store of a vector whose lane count is not a power of two
+// (which LLVM 22 cannot legalize with AVX-512 BF16) move i16 lanes; those of
+// a power of two keep their type.
+// CHECK-LABEL: llvm.func @copy_tail_bf16
+// CHECK-SAME:    (%[[SRC:.*]]: !llvm.ptr, %[[DST:.*]]: !llvm.ptr)
+// CHECK:         %[[LI:.*]] = llvm.load %[[SRC]] {alignment = 2 : i64} : !llvm.ptr -> vector<17xi16>
+// CHECK:         %[[V:.*]] = llvm.bitcast %[[LI]] : vector<17xi16> to vector<17xbf16>
+// CHECK:         %[[SI:.*]] = llvm.bitcast %[[V]] : vector<17xbf16> to vector<17xi16>
+// CHECK:         llvm.store %[[SI]], %[[DST]] {alignment = 2 : i64} : vector<17xi16>, !llvm.ptr
+// CHECK:         %[[W:.*]] = llvm.load %[[SRC]] {alignment = 2 : i64} : !llvm.ptr -> vector<16xbf16>
+// CHECK-NEXT:    llvm.store %[[W]], %[[DST]] {alignment = 2 : i64} : vector<16xbf16>, !llvm.ptr
+llvm.func @copy_tail_bf16(%src: !llvm.ptr, %dst: !llvm.ptr) {
+  %v = llvm.load %src {alignment = 2 : i64} : !llvm.ptr -> vector<17xbf16>
+  llvm.store %v, %dst {alignment = 2 : i64} : vector<17xbf16>, !llvm.ptr
+  %w = llvm.load %src {alignment = 2 : i64} : !llvm.ptr -> vector<16xbf16>
+  llvm.store %w, %dst {alignment = 2 : i64} : vector<16xbf16>, !llvm.ptr
+  llvm.return
 }

@@ -1,0 +1,107 @@
+//===- HalfFloatMemoryAsIntegers.cpp - 16-bit float memory as i16 ---------===//
+//
+// --transformer-half-float-memory-as-integers: the vector loads and stores of
+// bf16 / f16 that LLVM's x86 backend cannot move as they are (masked ones,
+// and plain ones whose lane count is not a power of two) become loads and
+// stores of i16 vectors between bitcasts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Transformer/Codegen/Common/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::transformer {
+#define GEN_PASS_DEF_TRANSFORMERHALFFLOATMEMORYASINTEGERSPASS
+#include "Transformer/Codegen/Common/Passes.h.inc"
+} // namespace mlir::transformer
+
+using namespace mlir;
+
+namespace {
+/// The i16 vector of `type`'s shape when `type` is a vector of bf16 or f16;
+/// null otherwise.
+VectorType getIntegerVectorType(Type type) {
+  auto vector = dyn_cast<VectorType>(type);
+  if (!vector ||
+      (!vector.getElementType().isBF16() && !vector.getElementType().isF16()))
+    return {};
+  return vector.clone(IntegerType::get(type.getContext(), 16));
+}
+
+/// The i16 vector to move a plain load or store of `type` as, or null when
+/// the backend moves `type` as it is. With AVX-512 BF16, LLVM 22's type
+/// legalizer aborts on a load or store of a `bfloat` vector widened to the
+/// next power of two ("Do not know how to soft promote this operator's
+/// operand", e.g. for `<17 x bfloat>`, the tail of a copy 50257 wide); a
+/// power-of-two lane count is legal or split, and left alone so that the
+/// kernels' loads keep their type.
+VectorType getIntegerTypeForPlainAccess(Type type) {
+  VectorType integers = getIntegerVectorType(type);
+  if (!integers || integers.getRank() != 1 || integers.isScalable() ||
+      llvm::isPowerOf2_64(integers.getNumElements()))
+    return {};
+  return integers;
+}
+
+/// Replaces the result of `load` (a plain or masked load of 16-bit floats)
+/// by a bitcast of the same load of `integers`, its pass-through values, when
+/// given, bitcast to `integers` too.
+void rewriteLoad(Operation *load, VectorType integers) {
+  OpBuilder b(load);
+  Location loc = load->getLoc();
+  SmallVector<Value> operands(load->getOperands());
+  // A masked load's pass-through values, when given, are its third operand.
+  if (isa<LLVM::MaskedLoadOp>(load) && operands.size() == 3)
+    operands[2] = LLVM::BitcastOp::create(b, loc, integers, operands[2]);
+  Operation *newLoad = b.create(loc, load->getName().getIdentifier(), operands,
+                                TypeRange{integers}, load->getAttrs());
+  Value floats = LLVM::BitcastOp::create(b, loc, load->getResult(0).getType(),
+                                         newLoad->getResult(0));
+  load->getResult(0).replaceAllUsesWith(floats);
+  load->erase();
+}
+
+/// Makes the value `store` (a plain or masked store) writes a bitcast of it
+/// to `integers`.
+void rewriteStore(Operation *store, OpOperand &value, VectorType integers) {
+  OpBuilder b(store);
+  value.set(LLVM::BitcastOp::create(b, store->getLoc(), integers, value.get()));
+}
+
+struct HalfFloatMemoryAsIntegersPass
+    : transformer::impl::TransformerHalfFloatMemoryAsIntegersPassBase<
+          HalfFloatMemoryAsIntegersPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (auto load = dyn_cast<LLVM::MaskedLoadOp>(op);
+          load && getIntegerVectorType(load.getType()))
+        ops.push_back(op);
+      if (auto store = dyn_cast<LLVM::MaskedStoreOp>(op);
+          store && getIntegerVectorType(store.getValue().getType()))
+        ops.push_back(op);
+      if (auto load = dyn_cast<LLVM::LoadOp>(op);
+          load && getIntegerTypeForPlainAccess(load.getType()))
+        ops.push_back(op);
+      if (auto store = dyn_cast<LLVM::StoreOp>(op);
+          store && getIntegerTypeForPlainAccess(store.getValue().getType()))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      if (auto load = dyn_cast<LLVM::LoadOp>(op))
+        rewriteLoad(op, getIntegerTypeForPlainAccess(load.getType()));
+      else if (auto load = dyn_cast<LLVM::MaskedLoadOp>(op))
+        rewriteLoad(op, getIntegerVectorType(load.getType()));
+      else if (auto store = dyn_cast<LLVM::StoreOp>(op))
+        rewriteStore(op, store.getValueMutable(),
+                     getIntegerTypeForPlainAccess(store.getValue().getType()));
+      else if (auto store = dyn_cast<LLVM::MaskedStoreOp>(op))
+        rewriteStore(op, store.getValueMutable(),
+                     getIntegerVectorType(store.getValue().getType()));
+    }
+  }
+};
+} // namespace
