@@ -2,10 +2,25 @@
 
 #include "Transformer/Runner/HostMemory.h"
 
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/TargetParser/Host.h"
+
 #include <cstdlib> // Defines __GLIBC__ where glibc is the C library.
 
 #if defined(__GLIBC__)
 #include <malloc.h>
+#endif
+
+#if defined(__linux__)
+#include <cinttypes>
+#include <cstdio>
+#include <dlfcn.h>
+#include <string_view>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <utility>
+#include <vector>
 #endif
 
 bool mlir::transformer::runner::keepFreedMemoryForReuse() {
@@ -27,5 +42,64 @@ bool mlir::transformer::runner::keepFreedMemoryForReuse() {
 void mlir::transformer::runner::releaseFreedMemory() {
 #if defined(__GLIBC__)
   malloc_trim(0);
+#endif
+}
+
+#if defined(__linux__)
+namespace {
+/// The device and inode of the file that holds the code at `address`, or
+/// (0, 0) when none does.
+std::pair<dev_t, ino_t> getFileOfCode(void *address) {
+  Dl_info info;
+  struct stat status;
+  if (!dladdr(address, &info) || !info.dli_fname ||
+      stat(info.dli_fname, &status) != 0)
+    return {0, 0};
+  return {status.st_dev, status.st_ino};
+}
+} // namespace
+#endif
+
+unsigned long long mlir::transformer::runner::releaseCompilerCode() {
+#if defined(__linux__)
+  // A function of each library, to find its file by address.
+  std::vector<std::pair<dev_t, ino_t>> libraries = {
+      getFileOfCode(reinterpret_cast<void *>(&llvm::sys::getHostCPUName)),
+      getFileOfCode(reinterpret_cast<void *>(
+          static_cast<mlir::InFlightDiagnostic (*)(mlir::Location)>(
+              &mlir::emitError)))};
+  FILE *maps = std::fopen("/proc/self/maps", "r");
+  if (!maps)
+    return 0;
+  unsigned long long released = 0;
+  char line[4096];
+  while (std::fgets(line, sizeof(line), maps)) {
+    uintptr_t start, end;
+    char perms[5];
+    unsigned long long offset, inode;
+    unsigned major, minor;
+    if (std::sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %4s %llx %x:%x %llu",
+                    &start, &end, perms, &offset, &major, &minor, &inode) != 7)
+      continue;
+    // Only code: a library's text is mapped private and never written
+    // (position-independent code has no text relocations), so dropping its
+    // pages loses nothing. Its data and relocated read-only data are not
+    // touched.
+    if (std::string_view(perms) != "r-xp")
+      continue;
+    for (auto [device, libraryInode] : libraries) {
+      if (libraryInode == 0 || libraryInode != inode ||
+          device != makedev(major, minor))
+        continue;
+      if (madvise(reinterpret_cast<void *>(start), end - start,
+                  MADV_DONTNEED) == 0)
+        released += end - start;
+      break;
+    }
+  }
+  std::fclose(maps);
+  return released;
+#else
+  return 0;
 #endif
 }

@@ -9,6 +9,7 @@
 
 #include "Transformer/Runner/CompiledModule.h"
 #include "Transformer/Runner/Compiler.h"
+#include "Transformer/Runner/HostMemory.h"
 #include "Transformer/Runner/Values.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -100,6 +101,25 @@ int main(int argc, char **argv) {
   if (!results)
     return fail(llvm::toString(results.takeError()));
   printValue(llvm::outs(), (*results)[0], 100);
+
+  // Once the compiler's code pages are dropped (as transformer-run does after
+  // its compile), LLVM and MLIR still work: they are read back on use.
+  if (releaseCompilerCode() == 0)
+    return fail("no code of libLLVM or libMLIR was found to drop");
+  OwningOpRef<ModuleOp> again = parseSourceFile<ModuleOp>(argv[1], &context);
+  if (!again || failed(lowerToLinalg(*again, options)) ||
+      failed(lowerToLLVM(*again, options)))
+    return fail("the module does not compile again");
+  llvm::Expected<std::unique_ptr<CompiledModule>> recompiled =
+      CompiledModule::create(*again, /*optLevel=*/2, {});
+  if (!recompiled)
+    return fail(llvm::toString(recompiled.takeError()));
+  results = (*recompiled)->invoke("scale_add", *signature, {&*x, &*y, &*s});
+  if (!results)
+    return fail(llvm::toString(results.takeError()));
+  if (std::fabs((*results)[0].getAsDouble(n - 1) -
+                (0.5 * (n - 1) + 10 + n - 1)) > 1e-6)
+    return fail("the recompiled module's result is wrong");
   llvm::outs() << "\nPASS\n";
   return 0;
 }

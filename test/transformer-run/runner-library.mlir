@@ -1,6 +1,7 @@
 // The runner as a library: a C++ program compiles this file with lib/Runner
 // and calls @scale_add with host tensors it builds itself
-// (RunnerLibraryTest.cpp), checking the values against its own reference.
+// (RunnerLibraryTest.cpp), checking the values against its own reference;
+// then drops the compiler's code pages and compiles and calls it again.
 
 // RUN: transformer-runner-test %s | FileCheck %s
 // CHECK: caught: run-time check failed: transformer.add: operand 1: dimension 0 does not match the result (dynamic dimensions do not broadcast) (size = 4, expected = 5)

@@ -476,9 +476,10 @@ int run() {
     return fail("JIT compilation failed: " + llvm::toString(std::move(err)));
   jitTimer.stop();
   // The compiler's working memory is not needed while the program runs,
-  // nor the module, now compiled.
+  // nor the module, now compiled, nor the compiler's own code.
   module = nullptr;
   releaseFreedMemory();
+  releaseCompilerCode();
   double compileMs = std::chrono::duration<double, std::milli>(
                          std::chrono::steady_clock::now() - compileStart)
                          .count();
