@@ -233,9 +233,16 @@ SafetensorsFile::getTensor(llvm::StringRef name, ElementType type,
       HostTensor::allocateUninitialized(type, entry->shape);
   if (!tensor)
     return error(llvm::toString(tensor.takeError()));
+  // The file's pages go back as they are read (dropPages), so that a large
+  // tensor is never resident twice, in the file and in its copy.
   if (exact) {
-    std::memcpy(tensor->getData(), bytes, tensor->getNumBytes());
-    dropPages(bytes, tensor->getNumBytes());
+    auto *to = static_cast<char *>(tensor->getData());
+    for (size_t done = 0, total = tensor->getNumBytes(); done < total;
+         done += kDropChunkBytes) {
+      size_t chunk = std::min<size_t>(kDropChunkBytes, total - done);
+      std::memcpy(to + done, bytes + done, chunk);
+      dropPages(bytes + done, chunk);
+    }
     return tensor;
   }
   // The file's values as f32 (exact for F16 and BF16), then rounded to
@@ -243,8 +250,14 @@ SafetensorsFile::getTensor(llvm::StringRef name, ElementType type,
   ElementType fileType = dtype == "F32"   ? ElementType::F32
                          : dtype == "F16" ? ElementType::F16
                                           : ElementType::BF16;
-  for (int64_t i = 0, e = tensor->getNumElements(); i < e; ++i)
-    storeFloat(tensor->getData(), type, i, loadFloat(bytes, fileType, i));
-  dropPages(bytes, entry->end - entry->begin);
+  int64_t fileElementBytes = elementSize(fileType);
+  int64_t chunkElements = kDropChunkBytes / fileElementBytes;
+  for (int64_t i0 = 0, e = tensor->getNumElements(); i0 < e;
+       i0 += chunkElements) {
+    int64_t i1 = std::min(e, i0 + chunkElements);
+    for (int64_t i = i0; i < i1; ++i)
+      storeFloat(tensor->getData(), type, i, loadFloat(bytes, fileType, i));
+    dropPages(bytes + i0 * fileElementBytes, (i1 - i0) * fileElementBytes);
+  }
   return tensor;
 }

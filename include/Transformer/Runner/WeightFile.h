@@ -58,6 +58,9 @@ protected:
   /// unmodified (nothing writes the private mapping), so a later read maps
   /// them again. Does nothing for a file read into memory.
   void dropPages(const void *data, size_t bytes) const;
+  /// How much of the file a conversion reads before it gives those pages
+  /// back (dropPages): a large tensor is never resident whole twice.
+  static constexpr int64_t kDropChunkBytes = 16 << 20;
   /// The file's bytes: mapped (copy-on-write) or, for a small file, read.
   std::shared_ptr<llvm::WritableMemoryBuffer> buffer;
 };
