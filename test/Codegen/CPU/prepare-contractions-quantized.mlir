@@ -34,18 +34,26 @@ func.func @decode_q8_0(%x: tensor<1x128xf32>, %q: tensor<64x4x34xi8>) -> tensor<
 // -----
 
 // q4_0: one load of the 16 bytes of nibbles per block, the low and high
-// nibbles (elements 0-15 and 16-31) split with masks and shifts, centred by 8.
+// nibbles (elements 0-15 and 16-31) split with masks and shifts and widened
+// as stored (q + 8); the 8 is taken off once per block of A for all the rows
+// of B: each row's sum starts from -8 * (a0 + a1).
 // CHECK-LABEL: func.func @decode_q4_0
+// CHECK:         %[[A0:.*]] = vector.transfer_read %arg0{{.*}} : tensor<1x128xf32>, vector<16xf32>
+// CHECK:         %[[A1:.*]] = vector.transfer_read %arg0{{.*}} : tensor<1x128xf32>, vector<16xf32>
+// CHECK:         %[[SUMA:.*]] = arith.addf %[[A0]], %[[A1]] : vector<16xf32>
+// CHECK:         %[[CORR:.*]] = arith.mulf %[[SUMA]], %{{.*}} : vector<16xf32>
 // CHECK:         %[[Q:.*]] = vector.transfer_read %arg1{{.*}} : tensor<64x4x18xi8>, vector<16xi8>
 // CHECK:         %[[LOW:.*]] = arith.andi %[[Q]], %{{.*}} : vector<16xi8>
 // CHECK:         %[[HIGH:.*]] = arith.shrui %[[Q]], %{{.*}} : vector<16xi8>
-// CHECK:         arith.subi %[[LOW]], %{{.*}} : vector<16xi8>
-// CHECK:         arith.subi %[[HIGH]], %{{.*}} : vector<16xi8>
-// CHECK:         arith.sitofp %{{.*}} : vector<16xi8> to vector<16xf32>
+// CHECK-NOT:     arith.subi
+// CHECK:         %[[VLOW:.*]] = arith.uitofp %[[LOW]] : vector<16xi8> to vector<16xf32>
+// CHECK:         %[[VHIGH:.*]] = arith.uitofp %[[HIGH]] : vector<16xi8> to vector<16xf32>
+// CHECK:         %[[DOT:.*]] = vector.fma %[[A0]], %[[VLOW]], %[[CORR]] : vector<16xf32>
+// CHECK:         vector.fma %[[A1]], %[[VHIGH]], %[[DOT]] : vector<16xf32>
 // CHECK-NOT:     tensor<64x128xf32>
 // AVX2-LABEL: func.func @decode_q4_0
 // AVX2:         vector.extract_strided_slice %{{.*}} {offsets = [8], sizes = [8], strides = [1]} : vector<16xi8> to vector<8xi8>
-// AVX2:         arith.sitofp %{{.*}} : vector<8xi8> to vector<8xf32>
+// AVX2:         arith.uitofp %{{.*}} : vector<8xi8> to vector<8xf32>
 func.func @decode_q4_0(%x: tensor<1x128xf32>, %q: tensor<64x4x18xi8>) -> tensor<1x64xf32> {
   %w = transformer.dequantize q4_0 %q : tensor<64x4x18xi8> -> tensor<64x128xf32>
   %y = transformer.matmul %x, %w {transpose_b} : tensor<1x128xf32>, tensor<64x128xf32> -> tensor<1x64xf32>

@@ -177,13 +177,35 @@ Value transformer::buildDotKernel(OpBuilder &b, linalg::LinalgOp op,
                   ValueRange{row, arith::AddIOp::create(lb, loc, start,
                                                         index(lb, at))},
                   padding, inBounds));
+            // Q4_0's values as stored (q + 8): the block's dot product with
+            // a row of B is then sum(a * (q + 8)) - 8 * sum(a), whose second
+            // term is made here once for all `count` rows, as one vector
+            // whose lanes sum to it.
+            bool offsetValues = quantized->format == BlockFormat::q4_0;
+            Value correction;
+            if (offsetValues) {
+              Value sumA = a[0];
+              for (size_t j = 1; j < a.size(); ++j)
+                sumA = arith::AddFOp::create(lb, loc, sumA, a[j]);
+              correction = arith::MulFOp::create(
+                  lb, loc, sumA,
+                  arith::ConstantOp::create(
+                      lb, loc, lanesType,
+                      DenseElementsAttr::get(lanesType, -8.0f)));
+            }
             SmallVector<Value> next;
             for (int64_t i = 0; i < count; ++i) {
               Value n = arith::AddIOp::create(lb, loc, column, index(lb, i));
-              SmallVector<Value> values =
-                  readBlockValues(lb, loc, quantized->blocks, quantized->format,
-                                  n, block, lanes);
-              Value dot = arith::MulFOp::create(lb, loc, a[0], values[0]);
+              int64_t offset = 0;
+              SmallVector<Value> values = readBlockValues(
+                  lb, loc, quantized->blocks, quantized->format, n, block,
+                  lanes, offsetValues ? &offset : nullptr);
+              Value dot = offset
+                              ? vector::FMAOp::create(lb, loc, a[0], values[0],
+                                                      correction)
+                                    .getResult()
+                              : arith::MulFOp::create(lb, loc, a[0], values[0])
+                                    .getResult();
               for (size_t j = 1; j < values.size(); ++j)
                 dot = vector::FMAOp::create(lb, loc, a[j], values[j], dot);
               Value scale = vector::BroadcastOp::create(

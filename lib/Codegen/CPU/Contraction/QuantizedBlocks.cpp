@@ -58,9 +58,13 @@ Value transformer::readBlockScale(OpBuilder &b, Location loc, Value blocks,
 SmallVector<Value> transformer::readBlockValues(OpBuilder &b, Location loc,
                                                 Value blocks,
                                                 BlockFormat format, Value row,
-                                                Value block, int64_t lanes) {
+                                                Value block, int64_t lanes,
+                                                int64_t *offset) {
   auto f32Type = VectorType::get({lanes}, b.getF32Type());
   SmallVector<Value> quantized;
+  bool unsignedValues = false;
+  if (offset)
+    *offset = 0;
   switch (format) {
   case BlockFormat::q8_0:
     for (int64_t at = 0; at < kQuantBlockSize; at += lanes)
@@ -74,9 +78,14 @@ SmallVector<Value> transformer::readBlockValues(OpBuilder &b, Location loc,
     Value low = arith::AndIOp::create(b, loc, bytes, splatI8(b, loc, half, 15));
     Value high =
         arith::ShRUIOp::create(b, loc, bytes, splatI8(b, loc, half, 4));
+    unsignedValues = offset != nullptr;
+    if (offset)
+      *offset = 8;
     for (Value nibbles : {low, high}) {
-      Value centred =
-          arith::SubIOp::create(b, loc, nibbles, splatI8(b, loc, half, 8));
+      Value centred = offset ? nibbles
+                             : arith::SubIOp::create(b, loc, nibbles,
+                                                     splatI8(b, loc, half, 8))
+                                   .getResult();
       for (int64_t at = 0; at < half; at += lanes)
         quantized.push_back(
             lanes == half ? centred
@@ -90,7 +99,10 @@ SmallVector<Value> transformer::readBlockValues(OpBuilder &b, Location loc,
   }
   SmallVector<Value> values;
   for (Value q : quantized)
-    values.push_back(arith::SIToFPOp::create(b, loc, f32Type, q));
+    values.push_back(
+        unsignedValues
+            ? arith::UIToFPOp::create(b, loc, f32Type, q).getResult()
+            : arith::SIToFPOp::create(b, loc, f32Type, q).getResult());
   return values;
 }
 

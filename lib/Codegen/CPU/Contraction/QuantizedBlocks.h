@@ -24,10 +24,13 @@ Value readBlockScale(OpBuilder &b, Location loc, Value blocks, Value row,
                      Value block);
 
 /// The 32 quantized values of block `block` of row `row`, unscaled, as
-/// 32 / `lanes` vectors of `lanes` f32 in order.
+/// 32 / `lanes` vectors of `lanes` f32 in order. With `offset` (Q4_0 only),
+/// Q4_0's values are left as stored, q + 8 (0 to 15), and `*offset` is set
+/// to 8: a caller that subtracts 8 * sum(a) once per block of A, for all
+/// the rows of B it reads, saves recentring each row's values.
 SmallVector<Value> readBlockValues(OpBuilder &b, Location loc, Value blocks,
                                    BlockFormat format, Value row, Value block,
-                                   int64_t lanes);
+                                   int64_t lanes, int64_t *offset = nullptr);
 
 /// The f32 weights of `weight` ([N, K]) transposed, [K, N], written into
 /// `init` by vector code: groups of rows over the threads; per group of
