@@ -3,6 +3,7 @@
 #include "Transformer/Runner/HostMemory.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/TargetParser/Host.h"
 
 #include <cstdlib> // Defines __GLIBC__ where glibc is the C library.
@@ -14,12 +15,8 @@
 #if defined(__linux__)
 #include <cinttypes>
 #include <cstdio>
-#include <dlfcn.h>
-#include <string_view>
+#include <string>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <utility>
 #include <vector>
 #endif
 
@@ -47,57 +44,72 @@ void mlir::transformer::runner::releaseFreedMemory() {
 
 #if defined(__linux__)
 namespace {
-/// The device and inode of the file that holds the code at `address`, or
-/// (0, 0) when none does.
-std::pair<dev_t, ino_t> getFileOfCode(void *address) {
-  Dl_info info;
-  struct stat status;
-  if (!dladdr(address, &info) || !info.dli_fname ||
-      stat(info.dli_fname, &status) != 0)
-    return {0, 0};
-  return {status.st_dev, status.st_ino};
+/// One line of /proc/self/maps: an address range, its permissions and the
+/// file mapped there (device and inode as the kernel prints them).
+struct Mapping {
+  uintptr_t start, end;
+  std::string perms;
+  unsigned major, minor;
+  unsigned long long inode;
+};
+
+std::vector<Mapping> readOwnMappings() {
+  std::vector<Mapping> mappings;
+  FILE *maps = std::fopen("/proc/self/maps", "r");
+  if (!maps)
+    return mappings;
+  char line[4096];
+  while (std::fgets(line, sizeof(line), maps)) {
+    Mapping mapping;
+    char perms[5];
+    unsigned long long offset;
+    if (std::sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %4s %llx %x:%x %llu",
+                    &mapping.start, &mapping.end, perms, &offset,
+                    &mapping.major, &mapping.minor, &mapping.inode) != 7)
+      continue;
+    mapping.perms = perms;
+    mappings.push_back(std::move(mapping));
+  }
+  std::fclose(maps);
+  return mappings;
 }
 } // namespace
 #endif
 
 unsigned long long mlir::transformer::runner::releaseCompilerCode() {
 #if defined(__linux__)
-  // A function of each library, to find its file by address.
-  std::vector<std::pair<dev_t, ino_t>> libraries = {
-      getFileOfCode(reinterpret_cast<void *>(&llvm::sys::getHostCPUName)),
-      getFileOfCode(reinterpret_cast<void *>(
-          static_cast<mlir::InFlightDiagnostic (*)(mlir::Location)>(
-              &mlir::emitError)))};
-  FILE *maps = std::fopen("/proc/self/maps", "r");
-  if (!maps)
-    return 0;
+  std::vector<Mapping> mappings = readOwnMappings();
+  // Each library is the file mapped where one of its functions is: the
+  // device and inode as the same maps print them (stat() of the library's
+  // path can name another device, on btrfs or overlayfs).
+  std::vector<const Mapping *> libraries;
+  for (auto address :
+       {reinterpret_cast<uintptr_t>(&llvm::sys::getHostCPUName),
+        reinterpret_cast<uintptr_t>(
+            static_cast<mlir::InFlightDiagnostic (*)(mlir::Location)>(
+                &mlir::emitError))})
+    for (const Mapping &mapping : mappings)
+      if (mapping.start <= address && address < mapping.end &&
+          mapping.inode != 0)
+        libraries.push_back(&mapping);
   unsigned long long released = 0;
-  char line[4096];
-  while (std::fgets(line, sizeof(line), maps)) {
-    uintptr_t start, end;
-    char perms[5];
-    unsigned long long offset, inode;
-    unsigned major, minor;
-    if (std::sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %4s %llx %x:%x %llu",
-                    &start, &end, perms, &offset, &major, &minor, &inode) != 7)
-      continue;
+  for (const Mapping &mapping : mappings) {
     // Only code: a library's text is mapped private and never written
     // (position-independent code has no text relocations), so dropping its
     // pages loses nothing. Its data and relocated read-only data are not
     // touched.
-    if (std::string_view(perms) != "r-xp")
+    if (mapping.perms != "r-xp")
       continue;
-    for (auto [device, libraryInode] : libraries) {
-      if (libraryInode == 0 || libraryInode != inode ||
-          device != makedev(major, minor))
-        continue;
-      if (madvise(reinterpret_cast<void *>(start), end - start,
-                  MADV_DONTNEED) == 0)
-        released += end - start;
-      break;
-    }
+    if (llvm::none_of(libraries, [&](const Mapping *library) {
+          return library->inode == mapping.inode &&
+                 library->major == mapping.major &&
+                 library->minor == mapping.minor;
+        }))
+      continue;
+    if (madvise(reinterpret_cast<void *>(mapping.start),
+                mapping.end - mapping.start, MADV_DONTNEED) == 0)
+      released += mapping.end - mapping.start;
   }
-  std::fclose(maps);
   return released;
 #else
   return 0;

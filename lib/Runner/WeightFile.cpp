@@ -54,8 +54,10 @@ WeightFile::getBlockTensor(llvm::StringRef name, QuantFormat format,
   // The file's pages go back as their rows are read, so that a large table
   // (a 0.5B model's f32 embedding is 545 MB) is never resident whole beside
   // its blocks.
-  int64_t rowsPerDrop = std::max<int64_t>(
-      1, kDropChunkBytes / (columns * static_cast<int64_t>(sizeof(float))));
+  int64_t rowBytesF32 = columns * static_cast<int64_t>(sizeof(float));
+  int64_t rowsPerDrop =
+      rowBytesF32 > 0 ? std::max<int64_t>(1, kDropChunkBytes / rowBytesF32)
+                      : std::max<int64_t>(rows, 1);
   for (int64_t r0 = 0; r0 < rows; r0 += rowsPerDrop) {
     int64_t r1 = std::min(rows, r0 + rowsPerDrop);
     for (int64_t r = r0; r < r1; ++r)

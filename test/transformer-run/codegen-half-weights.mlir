@@ -12,7 +12,7 @@
 // RUN: %python %test_lib/run_reference.py %s %t -O3 | FileCheck %s
 // A CPU with AVX-512 BF16 (LLVM's backend once aborted on the 17-lane tail
 // of @linear_bf16_tail's transposed copy), whatever the host:
-// RUN: transformer-run %s -e linear_bf16_tail --emit=llvm-ir --target-cpu=znver5 | llc -O2 -mcpu=znver5 -filetype=null
+// RUN: transformer-run %s -e linear_bf16_tail --emit=llvm-ir --target-cpu=znver5 | opt -O2 -mcpu=znver5 | llc -O2 -mcpu=znver5 -filetype=null
 // CHECK-NOT: FAIL
 // CHECK: PASS @embedding_bf16: result[0] 2x5x48
 // CHECK: PASS @embedding_f16: result[0] 7x40

@@ -60,7 +60,7 @@ protected:
   void dropPages(const void *data, size_t bytes) const;
   /// How much of the file a conversion reads before it gives those pages
   /// back (dropPages): a large tensor is never resident whole twice.
-  static constexpr int64_t kDropChunkBytes = 16 << 20;
+  static constexpr int64_t kDropChunkBytes = int64_t{16} << 20;
   /// The file's bytes: mapped (copy-on-write) or, for a small file, read.
   std::shared_ptr<llvm::WritableMemoryBuffer> buffer;
 };
