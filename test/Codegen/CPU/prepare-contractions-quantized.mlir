@@ -18,8 +18,8 @@
 // CHECK:             %[[S:.*]] = vector.transfer_read %arg1{{.*}} : tensor<64x4x34xi8>, vector<2xi8>
 // CHECK:             %[[H:.*]] = vector.bitcast %[[S]] : vector<2xi8> to vector<1xf16>
 // CHECK:             %[[E:.*]] = vector.extract %[[H]][0] : f16 from vector<1xf16>
-// CHECK:             %[[F:.*]] = arith.extf %[[E]] : f16 to f32
-// CHECK:             %[[B:.*]] = vector.broadcast %[[F]] : f32 to vector<16xf32>
+// CHECK:             %[[SPLAT:.*]] = vector.broadcast %[[E]] : f16 to vector<16xf16>
+// CHECK:             %[[B:.*]] = arith.extf %[[SPLAT]] : vector<16xf16> to vector<16xf32>
 // CHECK:             vector.fma %[[DOT]], %[[B]], %{{.*}} : vector<16xf32>
 // CHECK-NOT:     tensor<64x128xf32>
 // AVX2-LABEL: func.func @decode_q8_0
@@ -33,27 +33,28 @@ func.func @decode_q8_0(%x: tensor<1x128xf32>, %q: tensor<64x4x34xi8>) -> tensor<
 
 // -----
 
-// q4_0: one load of the 16 bytes of nibbles per block, the low and high
-// nibbles (elements 0-15 and 16-31) split with masks and shifts and widened
-// as stored (q + 8); the 8 is taken off once per block of A for all the rows
-// of B: each row's sum starts from -8 * (a0 + a1).
+// q4_0: one load of the 16 bytes of nibbles per block, widened to i32 once,
+// the low and high nibbles (elements 0-15 and 16-31) split with a mask and a
+// shift and converted as stored (q + 8); the 8 is taken off once per block
+// of A for all the rows of B: each row's sum starts from -8 * (a0 + a1).
 // CHECK-LABEL: func.func @decode_q4_0
 // CHECK:         %[[A0:.*]] = vector.transfer_read %arg0{{.*}} : tensor<1x128xf32>, vector<16xf32>
 // CHECK:         %[[A1:.*]] = vector.transfer_read %arg0{{.*}} : tensor<1x128xf32>, vector<16xf32>
 // CHECK:         %[[SUMA:.*]] = arith.addf %[[A0]], %[[A1]] : vector<16xf32>
 // CHECK:         %[[CORR:.*]] = arith.mulf %[[SUMA]], %{{.*}} : vector<16xf32>
-// CHECK:         %[[Q:.*]] = vector.transfer_read %arg1{{.*}} : tensor<64x4x18xi8>, vector<16xi8>
-// CHECK:         %[[LOW:.*]] = arith.andi %[[Q]], %{{.*}} : vector<16xi8>
-// CHECK:         %[[HIGH:.*]] = arith.shrui %[[Q]], %{{.*}} : vector<16xi8>
+// CHECK:         %[[BYTES:.*]] = vector.transfer_read %arg1{{.*}} : tensor<64x4x18xi8>, vector<16xi8>
+// CHECK:         %[[Q:.*]] = arith.extui %[[BYTES]] : vector<16xi8> to vector<16xi32>
+// CHECK:         %[[LOW:.*]] = arith.andi %[[Q]], %{{.*}} : vector<16xi32>
+// CHECK:         %[[HIGH:.*]] = arith.shrui %[[Q]], %{{.*}} : vector<16xi32>
 // CHECK-NOT:     arith.subi
-// CHECK:         %[[VLOW:.*]] = arith.uitofp %[[LOW]] : vector<16xi8> to vector<16xf32>
-// CHECK:         %[[VHIGH:.*]] = arith.uitofp %[[HIGH]] : vector<16xi8> to vector<16xf32>
+// CHECK:         %[[VLOW:.*]] = arith.sitofp %[[LOW]] : vector<16xi32> to vector<16xf32>
+// CHECK:         %[[VHIGH:.*]] = arith.sitofp %[[HIGH]] : vector<16xi32> to vector<16xf32>
 // CHECK:         %[[DOT:.*]] = vector.fma %[[A0]], %[[VLOW]], %[[CORR]] : vector<16xf32>
 // CHECK:         vector.fma %[[A1]], %[[VHIGH]], %[[DOT]] : vector<16xf32>
 // CHECK-NOT:     tensor<64x128xf32>
 // AVX2-LABEL: func.func @decode_q4_0
-// AVX2:         vector.extract_strided_slice %{{.*}} {offsets = [8], sizes = [8], strides = [1]} : vector<16xi8> to vector<8xi8>
-// AVX2:         arith.uitofp %{{.*}} : vector<8xi8> to vector<8xf32>
+// AVX2:         vector.extract_strided_slice %{{.*}} {offsets = [8], sizes = [8], strides = [1]} : vector<16xi32> to vector<8xi32>
+// AVX2:         arith.sitofp %{{.*}} : vector<8xi32> to vector<8xf32>
 func.func @decode_q4_0(%x: tensor<1x128xf32>, %q: tensor<64x4x18xi8>) -> tensor<1x64xf32> {
   %w = transformer.dequantize q4_0 %q : tensor<64x4x18xi8> -> tensor<64x128xf32>
   %y = transformer.matmul %x, %w {transpose_b} : tensor<1x128xf32>, tensor<64x128xf32> -> tensor<1x64xf32>

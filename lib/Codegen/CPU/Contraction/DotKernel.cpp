@@ -208,9 +208,8 @@ Value transformer::buildDotKernel(OpBuilder &b, linalg::LinalgOp op,
                                     .getResult();
               for (size_t j = 1; j < values.size(); ++j)
                 dot = vector::FMAOp::create(lb, loc, a[j], values[j], dot);
-              Value scale = vector::BroadcastOp::create(
-                  lb, loc, lanesType,
-                  readBlockScale(lb, loc, quantized->blocks, n, block));
+              Value scale =
+                  readBlockScale(lb, loc, quantized->blocks, n, block, lanes);
               next.push_back(
                   vector::FMAOp::create(lb, loc, dot, scale, sums[i]));
             }

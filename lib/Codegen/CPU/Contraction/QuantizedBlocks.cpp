@@ -36,23 +36,23 @@ Value readBytes(OpBuilder &b, Location loc, Value blocks, Value row,
       ValueRange{row, block, index(b, loc, offset)}, padding,
       ArrayRef<bool>{true});
 }
-
-/// A vector of `count` i8 holding `value` in every lane.
-Value splatI8(OpBuilder &b, Location loc, int64_t count, int64_t value) {
-  auto type = VectorType::get({count}, b.getI8Type());
-  return arith::ConstantOp::create(
-      b, loc, type,
-      DenseElementsAttr::get(type, b.getIntegerAttr(b.getI8Type(), value)));
-}
 } // namespace
 
 Value transformer::readBlockScale(OpBuilder &b, Location loc, Value blocks,
-                                  Value row, Value block) {
+                                  Value row, Value block, int64_t lanes) {
   Value bytes = readBytes(b, loc, blocks, row, block, 0, 2);
-  Value half = vector::BitCastOp::create(
-      b, loc, VectorType::get({1}, b.getF16Type()), bytes);
-  Value scale = vector::ExtractOp::create(b, loc, half, ArrayRef<int64_t>{0});
-  return arith::ExtFOp::create(b, loc, b.getF32Type(), scale);
+  Type f16 = b.getF16Type();
+  Value half =
+      vector::BitCastOp::create(b, loc, VectorType::get({1}, f16), bytes);
+  // Broadcast as f16, then widened: x86 loads and splats the two bytes in
+  // one instruction (vpbroadcastw) and converts the vector (vcvtph2ps),
+  // where a scalar conversion takes an insert, a conversion and a
+  // broadcast.
+  Value splat = vector::BroadcastOp::create(
+      b, loc, VectorType::get({lanes}, f16),
+      vector::ExtractOp::create(b, loc, half, ArrayRef<int64_t>{0}));
+  return arith::ExtFOp::create(b, loc, VectorType::get({lanes}, b.getF32Type()),
+                               splat);
 }
 
 SmallVector<Value> transformer::readBlockValues(OpBuilder &b, Location loc,
@@ -62,7 +62,6 @@ SmallVector<Value> transformer::readBlockValues(OpBuilder &b, Location loc,
                                                 int64_t *offset) {
   auto f32Type = VectorType::get({lanes}, b.getF32Type());
   SmallVector<Value> quantized;
-  bool unsignedValues = false;
   if (offset)
     *offset = 0;
   switch (format) {
@@ -72,20 +71,26 @@ SmallVector<Value> transformer::readBlockValues(OpBuilder &b, Location loc,
     break;
   case BlockFormat::q4_0: {
     // Byte j: element j in the low nibble, element j + 16 in the high one,
-    // each stored as q + 8.
+    // each stored as q + 8. The bytes are widened to i32 first: one
+    // zero-extending load then serves both nibbles (x86's vpmovzxbd from
+    // memory), where splitting them as bytes widens each half apart.
     constexpr int64_t half = kQuantBlockSize / 2;
-    Value bytes = readBytes(b, loc, blocks, row, block, 2, half);
-    Value low = arith::AndIOp::create(b, loc, bytes, splatI8(b, loc, half, 15));
-    Value high =
-        arith::ShRUIOp::create(b, loc, bytes, splatI8(b, loc, half, 4));
-    unsignedValues = offset != nullptr;
+    auto wideType = VectorType::get({half}, b.getI32Type());
+    auto splat = [&](int32_t value) -> Value {
+      return arith::ConstantOp::create(
+          b, loc, wideType,
+          DenseElementsAttr::get(wideType, b.getI32IntegerAttr(value)));
+    };
+    Value bytes = arith::ExtUIOp::create(
+        b, loc, wideType, readBytes(b, loc, blocks, row, block, 2, half));
+    Value low = arith::AndIOp::create(b, loc, bytes, splat(15));
+    Value high = arith::ShRUIOp::create(b, loc, bytes, splat(4));
     if (offset)
       *offset = 8;
     for (Value nibbles : {low, high}) {
-      Value centred = offset ? nibbles
-                             : arith::SubIOp::create(b, loc, nibbles,
-                                                     splatI8(b, loc, half, 8))
-                                   .getResult();
+      Value centred =
+          offset ? nibbles
+                 : arith::SubIOp::create(b, loc, nibbles, splat(8)).getResult();
       for (int64_t at = 0; at < half; at += lanes)
         quantized.push_back(
             lanes == half ? centred
@@ -97,12 +102,11 @@ SmallVector<Value> transformer::readBlockValues(OpBuilder &b, Location loc,
     break;
   }
   }
+  // Q8_0's signed bytes and Q4_0's i32 values (0 to 15, or -8 to 7) are
+  // all exact as signed integers.
   SmallVector<Value> values;
   for (Value q : quantized)
-    values.push_back(
-        unsignedValues
-            ? arith::UIToFPOp::create(b, loc, f32Type, q).getResult()
-            : arith::SIToFPOp::create(b, loc, f32Type, q).getResult());
+    values.push_back(arith::SIToFPOp::create(b, loc, f32Type, q));
   return values;
 }
 
@@ -143,15 +147,13 @@ Value writeTransposedBlock(OpBuilder &b, Location loc,
                            Value firstRow, Value lastRow, Value block,
                            Value kStart, Value column, int64_t lanes,
                            bool inBounds) {
-  auto f32Type = VectorType::get({lanes}, b.getF32Type());
   // values[r][j]: elements j*lanes.. of the block of row r.
   SmallVector<SmallVector<Value>> values;
   for (int64_t r = 0; r < lanes; ++r) {
     Value row = arith::AddIOp::create(b, loc, firstRow, index(b, loc, r));
     if (lastRow)
       row = arith::MinUIOp::create(b, loc, row, lastRow);
-    Value scale = vector::BroadcastOp::create(
-        b, loc, f32Type, readBlockScale(b, loc, weight.blocks, row, block));
+    Value scale = readBlockScale(b, loc, weight.blocks, row, block, lanes);
     SmallVector<Value> scaled;
     for (Value v : readBlockValues(b, loc, weight.blocks, weight.format, row,
                                    block, lanes))

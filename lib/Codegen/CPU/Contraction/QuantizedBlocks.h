@@ -18,10 +18,10 @@
 
 namespace mlir::transformer {
 
-/// The scale of block `block` of row `row` of `blocks` ([N, B, S] of i8) as
-/// an f32 scalar.
+/// The scale of block `block` of row `row` of `blocks` ([N, B, S] of i8) in
+/// every lane of a vector of `lanes` f32.
 Value readBlockScale(OpBuilder &b, Location loc, Value blocks, Value row,
-                     Value block);
+                     Value block, int64_t lanes);
 
 /// The 32 quantized values of block `block` of row `row`, unscaled, as
 /// 32 / `lanes` vectors of `lanes` f32 in order. With `offset` (Q4_0 only),
