@@ -499,9 +499,9 @@ llvm::Expected<GgufFile::Found> GgufFile::find(llvm::StringRef name) {
   return found;
 }
 
-llvm::Expected<HostTensor>
-GgufFile::getBlockTensor(llvm::StringRef name, QuantFormat format,
-                         llvm::ArrayRef<int64_t> shape, bool transposed) {
+llvm::Expected<PendingTensor>
+GgufFile::prepareBlockTensor(llvm::StringRef name, QuantFormat format,
+                             llvm::ArrayRef<int64_t> shape, bool transposed) {
   if (llvm::Error error = checkBlockShape(name, format, shape))
     return std::move(error);
   llvm::Expected<Found> found = find(name);
@@ -516,13 +516,12 @@ GgufFile::getBlockTensor(llvm::StringRef name, QuantFormat format,
   bool mapped = entry->name != name;
   auto ggml = static_cast<GgmlType>(entry->type);
   if (ggml != GgmlType::Q8_0 && ggml != GgmlType::Q4_0)
-    return WeightFile::getBlockTensor(name, format, shape,
-                                      mapped && transposed);
+    return WeightFile::prepareBlockTensor(name, format, shape,
+                                          mapped && transposed);
   auto error = [&](const llvm::Twine &why) {
-    return llvm::createStringError("parameter '" + name + "': GGUF tensor '" +
-                                   entry->name + "' (" +
-                                   ggmlTypeName(entry->type) + ", " +
-                                   shapeString(entry->shape) + ") " + why);
+    return parameterError(name, "GGUF tensor '" + entry->name + "' (" +
+                                    ggmlTypeName(entry->type) + ", " +
+                                    shapeString(entry->shape) + ") " + why);
   };
   QuantFormat fileFormat =
       ggml == GgmlType::Q8_0 ? QuantFormat::Q8_0 : QuantFormat::Q4_0;
@@ -537,26 +536,29 @@ GgufFile::getBlockTensor(llvm::StringRef name, QuantFormat format,
       shape[0] != entry->shape[0] ||
       shape[1] * kQuantBlockWeights != entry->shape[1] || shape[2] != bytes)
     return error("does not match the argument's blocks " + shapeString(shape));
-  if (!found->permutedHeads)
-    return HostTensor::wrap(ElementType::I8, shape, data + entry->begin,
-                            buffer);
-  // Rows of blocks reordered: a copy (q and k projections only).
-  llvm::Expected<HostTensor> tensor =
-      HostTensor::allocateUninitialized(ElementType::I8, shape);
-  if (!tensor)
-    return error(llvm::toString(tensor.takeError()));
-  undoRopeRowOrder(data + entry->begin, static_cast<char *>(tensor->getData()),
-                   shape[0], shape[1] * shape[2], found->permutedHeads);
-  dropPages(data + entry->begin, tensor->getNumBytes());
-  return tensor;
+  return PendingTensor(
+      [this, name = name.str(), entry,
+       shape = llvm::SmallVector<int64_t>(shape),
+       permutedHeads = found->permutedHeads]() -> llvm::Expected<HostTensor> {
+        if (!permutedHeads)
+          return HostTensor::wrap(ElementType::I8, shape, data + entry->begin,
+                                  buffer);
+        // Rows of blocks reordered: a copy (q and k projections only).
+        llvm::Expected<HostTensor> tensor =
+            HostTensor::allocateUninitialized(ElementType::I8, shape);
+        if (!tensor)
+          return parameterError(name, llvm::toString(tensor.takeError()));
+        undoRopeRowOrder(data + entry->begin,
+                         static_cast<char *>(tensor->getData()), shape[0],
+                         shape[1] * shape[2], permutedHeads);
+        dropPages(data + entry->begin, tensor->getNumBytes());
+        return tensor;
+      });
 }
 
-llvm::Expected<HostTensor> GgufFile::getTensor(llvm::StringRef name,
-                                               ElementType type,
-                                               llvm::ArrayRef<int64_t> shape) {
-  auto error = [&](const llvm::Twine &why) {
-    return llvm::createStringError("parameter '" + name + "': " + why);
-  };
+llvm::Expected<PendingTensor>
+GgufFile::prepareTensor(llvm::StringRef name, ElementType type,
+                        llvm::ArrayRef<int64_t> shape) {
   llvm::Expected<Found> found = find(name);
   if (!found)
     return found.takeError();
@@ -569,18 +571,22 @@ llvm::Expected<HostTensor> GgufFile::getTensor(llvm::StringRef name,
   if (ggml == GgmlType::Q8_0 || ggml == GgmlType::Q4_0) {
     QuantFormat fileFormat =
         ggml == GgmlType::Q8_0 ? QuantFormat::Q8_0 : QuantFormat::Q4_0;
-    return error(described + " is block-quantized: it binds only to a " +
-                 quantFormatName(fileFormat) +
-                 " parameter (a module imported with --weight-type=" +
-                 quantFormatName(fileFormat) + "), not to " +
-                 elementTypeName(type));
+    return parameterError(
+        name, described + " is block-quantized: it binds only to a " +
+                  quantFormatName(fileFormat) +
+                  " parameter (a module imported with --weight-type=" +
+                  quantFormatName(fileFormat) + "), not to " +
+                  elementTypeName(type));
   }
   if (ggml != GgmlType::F32 && ggml != GgmlType::F16 && ggml != GgmlType::BF16)
-    return error(described + ": type " + ggmlTypeName(entry->type) +
-                 " is not supported (F32, F16, BF16, Q8_0 and Q4_0 are)");
+    return parameterError(name, described + ": type " +
+                                    ggmlTypeName(entry->type) +
+                                    " is not supported (F32, F16, BF16, Q8_0 "
+                                    "and Q4_0 are)");
   if (!isFloatType(type))
-    return error(described + " cannot be bound to an argument of " +
-                 elementTypeName(type));
+    return parameterError(name, described +
+                                    " cannot be bound to an argument of " +
+                                    elementTypeName(type));
   // The file's shape as the module sees it.
   llvm::SmallVector<int64_t> fileShape(entry->shape);
   if (transposed && fileShape.size() == 2)
@@ -591,51 +597,59 @@ llvm::Expected<HostTensor> GgufFile::getTensor(llvm::StringRef name,
   for (auto [want, have] : llvm::zip(shape, fileShape))
     shapeMatches &= want < 0 || want == have;
   if (!shapeMatches) {
-    return error("the function expects shape " + shapeString(shape) + ", " +
-                 described + " is " + shapeString(fileShape) +
-                 (transposed ? " once transposed" : ""));
+    return parameterError(name, "the function expects shape " +
+                                    shapeString(shape) + ", " + described +
+                                    " is " + shapeString(fileShape) +
+                                    (transposed ? " once transposed" : ""));
   }
   ElementType fileType = ggml == GgmlType::F32   ? ElementType::F32
                          : ggml == GgmlType::F16 ? ElementType::F16
                                                  : ElementType::BF16;
-  char *bytes = data + entry->begin;
-  // The tensor in the file's row order.
-  auto inFileOrder = [&]() -> llvm::Expected<HostTensor> {
-    // The data offset is aligned (32 by default): no copy for the same type.
-    if (fileType == type && !transposed &&
-        reinterpret_cast<uintptr_t>(bytes) % elementSize(type) == 0)
-      return HostTensor::wrap(type, fileShape, bytes, buffer);
-    llvm::Expected<HostTensor> tensor =
-        HostTensor::allocateUninitialized(type, fileShape);
-    if (!tensor)
-      return error(llvm::toString(tensor.takeError()));
-    // Element (r, c) of the module's [rows, columns] is the file's (c, r)
-    // when transposed.
-    int64_t rows = fileShape.size() == 2 ? fileShape[0] : 1;
-    int64_t columns = tensor->getNumElements() / std::max<int64_t>(rows, 1);
-    for (int64_t r = 0; r < rows; ++r)
-      for (int64_t c = 0; c < columns; ++c) {
-        int64_t to = r * columns + c;
-        storeFloat(tensor->getData(), type, to,
-                   loadFloat(bytes, fileType, transposed ? c * rows + r : to));
-      }
-    dropPages(bytes, tensor->getNumElements() * elementSize(fileType));
-    return tensor;
-  };
-  llvm::Expected<HostTensor> stored = inFileOrder();
-  if (!stored || !found->permutedHeads)
-    return stored;
-  // Rows in llama.cpp's rope order (a 1-D tensor, a bias, has one element a
-  // row), reordered into a copy.
-  int64_t permutedRows =
-      fileShape.size() == 2 ? fileShape[0] : fileShape.back();
-  llvm::Expected<HostTensor> tensor =
-      HostTensor::allocateUninitialized(type, fileShape);
-  if (!tensor)
-    return error(llvm::toString(tensor.takeError()));
-  undoRopeRowOrder(static_cast<const char *>(stored->getData()),
-                   static_cast<char *>(tensor->getData()), permutedRows,
-                   stored->getNumBytes() / permutedRows, found->permutedHeads);
-  dropPages(bytes, tensor->getNumElements() * elementSize(fileType));
-  return tensor;
+  return PendingTensor(
+      [this, name = name.str(), type, fileType, fileShape, transposed,
+       bytes = data + entry->begin,
+       permutedHeads = found->permutedHeads]() -> llvm::Expected<HostTensor> {
+        // The tensor in the file's row order.
+        auto inFileOrder = [&]() -> llvm::Expected<HostTensor> {
+          // The data offset is aligned (32 by default): no copy for the same
+          // type.
+          if (fileType == type && !transposed &&
+              reinterpret_cast<uintptr_t>(bytes) % elementSize(type) == 0)
+            return HostTensor::wrap(type, fileShape, bytes, buffer);
+          llvm::Expected<HostTensor> tensor =
+              HostTensor::allocateUninitialized(type, fileShape);
+          if (!tensor)
+            return parameterError(name, llvm::toString(tensor.takeError()));
+          // Element (r, c) of the module's [rows, columns] is the file's (c, r)
+          // when transposed.
+          int64_t rows = fileShape.size() == 2 ? fileShape[0] : 1;
+          int64_t columns =
+              tensor->getNumElements() / std::max<int64_t>(rows, 1);
+          for (int64_t r = 0; r < rows; ++r)
+            for (int64_t c = 0; c < columns; ++c) {
+              int64_t to = r * columns + c;
+              storeFloat(
+                  tensor->getData(), type, to,
+                  loadFloat(bytes, fileType, transposed ? c * rows + r : to));
+            }
+          dropPages(bytes, tensor->getNumElements() * elementSize(fileType));
+          return tensor;
+        };
+        llvm::Expected<HostTensor> stored = inFileOrder();
+        if (!stored || !permutedHeads)
+          return stored;
+        // Rows in llama.cpp's rope order (a 1-D tensor, a bias, has one element
+        // a row), reordered into a copy.
+        int64_t permutedRows =
+            fileShape.size() == 2 ? fileShape[0] : fileShape.back();
+        llvm::Expected<HostTensor> tensor =
+            HostTensor::allocateUninitialized(type, fileShape);
+        if (!tensor)
+          return parameterError(name, llvm::toString(tensor.takeError()));
+        undoRopeRowOrder(static_cast<const char *>(stored->getData()),
+                         static_cast<char *>(tensor->getData()), permutedRows,
+                         stored->getNumBytes() / permutedRows, permutedHeads);
+        dropPages(bytes, tensor->getNumElements() * elementSize(fileType));
+        return tensor;
+      });
 }

@@ -187,23 +187,21 @@ SafetensorsFile::lookup(llvm::StringRef name) const {
   return &entries[it->second];
 }
 
-llvm::Expected<HostTensor>
-SafetensorsFile::getTensor(llvm::StringRef name, ElementType type,
-                           llvm::ArrayRef<int64_t> shape) {
-  auto error = [&](const llvm::Twine &why) {
-    return llvm::createStringError("parameter '" + name + "': " + why);
-  };
+llvm::Expected<PendingTensor>
+SafetensorsFile::prepareTensor(llvm::StringRef name, ElementType type,
+                               llvm::ArrayRef<int64_t> shape) {
   const Entry *entry = lookup(name);
   if (!entry)
-    return error("no tensor of that name (or 'transformer." + name + "') in '" +
-                 path + "'");
+    return parameterError(name, "no tensor of that name (or 'transformer." +
+                                    name + "') in '" + path + "'");
   bool shapeMatches = shape.size() == entry->shape.size();
   for (auto [want, have] : llvm::zip(shape, entry->shape))
     shapeMatches &= want < 0 || want == have;
   if (!shapeMatches) {
-    return error("the function expects shape " + shapeString(shape) +
-                 ", the file has " + shapeString(entry->shape) + " (" +
-                 entry->dtype + ")");
+    return parameterError(name, "the function expects shape " +
+                                    shapeString(shape) + ", the file has " +
+                                    shapeString(entry->shape) + " (" +
+                                    entry->dtype + ")");
   }
   char *bytes = data + entry->begin;
   llvm::StringRef dtype = entry->dtype;
@@ -217,47 +215,53 @@ SafetensorsFile::getTensor(llvm::StringRef name, ElementType type,
   // Zero copy when the data is aligned for its element type (the format
   // does not promise it; a misaligned tensor is copied once).
   if (exact && reinterpret_cast<uintptr_t>(bytes) % elementSize(type) == 0)
-    return HostTensor::wrap(type, entry->shape, bytes, buffer);
-  // Float weights convert to the argument's float type once, here.
+    return PendingTensor([this, type, entry, bytes] {
+      return HostTensor::wrap(type, entry->shape, bytes, buffer);
+    });
+  // Float weights convert to the argument's float type once, when read.
   bool convertible = isFloatType(type) &&
                      (dtype == "F32" || dtype == "F16" || dtype == "BF16");
   if (!exact && !convertible)
-    return error("dtype " + dtype + " cannot be bound to an argument of " +
-                 elementTypeName(type) + " (accepted: " +
-                 (isFloatType(type)          ? "F32, F16, BF16"
-                  : type == ElementType::I8  ? "I8"
-                  : type == ElementType::I32 ? "I32"
-                                             : "I64") +
-                 ")");
-  llvm::Expected<HostTensor> tensor =
-      HostTensor::allocateUninitialized(type, entry->shape);
-  if (!tensor)
-    return error(llvm::toString(tensor.takeError()));
-  // The file's pages go back as they are read (dropPages), so that a large
-  // tensor is never resident twice, in the file and in its copy.
-  if (exact) {
-    auto *to = static_cast<char *>(tensor->getData());
-    for (size_t done = 0, total = tensor->getNumBytes(); done < total;
-         done += kDropChunkBytes) {
-      size_t chunk = std::min<size_t>(kDropChunkBytes, total - done);
-      std::memcpy(to + done, bytes + done, chunk);
-      dropPages(bytes + done, chunk);
+    return parameterError(name, "dtype " + dtype + " cannot be bound to an " +
+                                    "argument of " + elementTypeName(type) +
+                                    " (accepted: " +
+                                    (isFloatType(type) ? "F32, F16, BF16"
+                                     : type == ElementType::I8  ? "I8"
+                                     : type == ElementType::I32 ? "I32"
+                                                                : "I64") +
+                                    ")");
+  return PendingTensor([this, name = name.str(), type, entry, bytes,
+                        exact]() -> llvm::Expected<HostTensor> {
+    llvm::Expected<HostTensor> tensor =
+        HostTensor::allocateUninitialized(type, entry->shape);
+    if (!tensor)
+      return parameterError(name, llvm::toString(tensor.takeError()));
+    // The file's pages go back as they are read (dropPages), so that a
+    // large tensor is never resident twice, in the file and in its copy.
+    if (exact) {
+      auto *to = static_cast<char *>(tensor->getData());
+      for (size_t done = 0, total = tensor->getNumBytes(); done < total;
+           done += kDropChunkBytes) {
+        size_t chunk = std::min<size_t>(kDropChunkBytes, total - done);
+        std::memcpy(to + done, bytes + done, chunk);
+        dropPages(bytes + done, chunk);
+      }
+      return tensor;
+    }
+    // The file's values as f32 (exact for F16 and BF16), then rounded to
+    // the argument's type when that is narrower.
+    ElementType fileType = entry->dtype == "F32"   ? ElementType::F32
+                           : entry->dtype == "F16" ? ElementType::F16
+                                                   : ElementType::BF16;
+    int64_t fileElementBytes = elementSize(fileType);
+    int64_t chunkElements = kDropChunkBytes / fileElementBytes;
+    for (int64_t i0 = 0, e = tensor->getNumElements(); i0 < e;
+         i0 += chunkElements) {
+      int64_t i1 = std::min(e, i0 + chunkElements);
+      for (int64_t i = i0; i < i1; ++i)
+        storeFloat(tensor->getData(), type, i, loadFloat(bytes, fileType, i));
+      dropPages(bytes + i0 * fileElementBytes, (i1 - i0) * fileElementBytes);
     }
     return tensor;
-  }
-  // The file's values as f32 (exact for F16 and BF16), then rounded to
-  // the argument's type when that is narrower.
-  ElementType fileType = dtype == "F32"   ? ElementType::F32
-                         : dtype == "F16" ? ElementType::F16
-                                          : ElementType::BF16;
-  int64_t fileElementBytes = elementSize(fileType);
-  int64_t chunkElements = kDropChunkBytes / fileElementBytes;
-  for (int64_t i0 = 0, e = tensor->getNumElements(); i0 < e;
-       i0 += chunkElements) {
-    int64_t i1 = std::min(e, i0 + chunkElements);
-    for (int64_t i = i0; i < i1; ++i)
-      storeFloat(tensor->getData(), type, i, loadFloat(bytes, fileType, i));
-    dropPages(bytes + i0 * fileElementBytes, (i1 - i0) * fileElementBytes);
-  }
-  return tensor;
+  });
 }

@@ -32,39 +32,80 @@ llvm::Error runner::checkBlockShape(llvm::StringRef name, QuantFormat format,
       llvm::Twine(quantBlockBytes(format)) + "], got " + shapeString(shape));
 }
 
-llvm::Expected<HostTensor>
-WeightFile::getBlockTensor(llvm::StringRef name, QuantFormat format,
-                           llvm::ArrayRef<int64_t> shape, bool transposed) {
+llvm::Error runner::parameterError(llvm::StringRef name,
+                                   const llvm::Twine &why) {
+  return llvm::createStringError("parameter '" + name + "': " + why);
+}
+
+llvm::Expected<PendingTensor>
+WeightFile::prepareBlockTensor(llvm::StringRef name, QuantFormat format,
+                               llvm::ArrayRef<int64_t> shape, bool transposed) {
   if (llvm::Error error = checkBlockShape(name, format, shape))
     return std::move(error);
   int64_t rows = shape[0], columns = shape[1] * kQuantBlockWeights;
-  llvm::Expected<HostTensor> weights =
-      transposed ? getTransposedTensor(name, ElementType::F32, {rows, columns})
-                 : getTensor(name, ElementType::F32, {rows, columns});
+  llvm::Expected<PendingTensor> weights =
+      transposed
+          ? prepareTransposedTensor(name, ElementType::F32, {rows, columns})
+          : prepareTensor(name, ElementType::F32, {rows, columns});
   if (!weights)
     return weights.takeError();
-  llvm::Expected<HostTensor> blocks =
-      HostTensor::allocateUninitialized(ElementType::I8, shape);
-  if (!blocks)
-    return llvm::createStringError("parameter '" + name +
-                                   "': " + llvm::toString(blocks.takeError()));
-  const float *from = static_cast<const float *>(weights->getData());
-  auto *to = static_cast<uint8_t *>(blocks->getData());
-  int64_t rowBytes = shape[1] * shape[2];
-  // The file's pages go back as their rows are read, so that a large table
-  // (a 0.5B model's f32 embedding is 545 MB) is never resident whole beside
-  // its blocks.
-  int64_t rowBytesF32 = columns * static_cast<int64_t>(sizeof(float));
-  int64_t rowsPerDrop =
-      rowBytesF32 > 0 ? std::max<int64_t>(1, kDropChunkBytes / rowBytesF32)
-                      : std::max<int64_t>(rows, 1);
-  for (int64_t r0 = 0; r0 < rows; r0 += rowsPerDrop) {
-    int64_t r1 = std::min(rows, r0 + rowsPerDrop);
-    for (int64_t r = r0; r < r1; ++r)
-      quantizeRow(format, from + r * columns, columns, to + r * rowBytes);
-    dropPages(from + r0 * columns, (r1 - r0) * columns * sizeof(float));
-  }
-  return blocks;
+  return PendingTensor([this, weights = std::move(*weights), name = name.str(),
+                        format, shape = llvm::SmallVector<int64_t>(shape), rows,
+                        columns]() mutable -> llvm::Expected<HostTensor> {
+    llvm::Expected<HostTensor> values = weights.read();
+    if (!values)
+      return values.takeError();
+    llvm::Expected<HostTensor> blocks =
+        HostTensor::allocateUninitialized(ElementType::I8, shape);
+    if (!blocks)
+      return parameterError(name, llvm::toString(blocks.takeError()));
+    const float *from = static_cast<const float *>(values->getData());
+    auto *to = static_cast<uint8_t *>(blocks->getData());
+    int64_t rowBytes = shape[1] * shape[2];
+    // The file's pages go back as their rows are read, so that a large
+    // table (a 0.5B model's f32 embedding is 545 MB) is never resident whole
+    // beside its blocks.
+    int64_t rowBytesF32 = columns * static_cast<int64_t>(sizeof(float));
+    int64_t rowsPerDrop =
+        rowBytesF32 > 0 ? std::max<int64_t>(1, kDropChunkBytes / rowBytesF32)
+                        : std::max<int64_t>(rows, 1);
+    for (int64_t r0 = 0; r0 < rows; r0 += rowsPerDrop) {
+      int64_t r1 = std::min(rows, r0 + rowsPerDrop);
+      for (int64_t r = r0; r < r1; ++r)
+        quantizeRow(format, from + r * columns, columns, to + r * rowBytes);
+      dropPages(from + r0 * columns, (r1 - r0) * columns * sizeof(float));
+    }
+    return blocks;
+  });
+}
+
+llvm::Expected<HostTensor>
+WeightFile::getTensor(llvm::StringRef name, ElementType type,
+                      llvm::ArrayRef<int64_t> shape) {
+  llvm::Expected<PendingTensor> pending = prepareTensor(name, type, shape);
+  if (!pending)
+    return pending.takeError();
+  return pending->read();
+}
+
+llvm::Expected<HostTensor>
+WeightFile::getBlockTensor(llvm::StringRef name, QuantFormat format,
+                           llvm::ArrayRef<int64_t> shape, bool transposed) {
+  llvm::Expected<PendingTensor> pending =
+      prepareBlockTensor(name, format, shape, transposed);
+  if (!pending)
+    return pending.takeError();
+  return pending->read();
+}
+
+llvm::Expected<HostTensor>
+WeightFile::getTransposedTensor(llvm::StringRef name, ElementType type,
+                                llvm::ArrayRef<int64_t> shape) {
+  llvm::Expected<PendingTensor> pending =
+      prepareTransposedTensor(name, type, shape);
+  if (!pending)
+    return pending.takeError();
+  return pending->read();
 }
 
 namespace {
@@ -104,39 +145,40 @@ void WeightFile::dropPages(const void *data, size_t bytes) const {
     madvise(reinterpret_cast<void *>(first), last - first, MADV_DONTNEED);
 }
 
-llvm::Expected<HostTensor>
-WeightFile::getTransposedTensor(llvm::StringRef name, ElementType type,
-                                llvm::ArrayRef<int64_t> shape) {
+llvm::Expected<PendingTensor>
+WeightFile::prepareTransposedTensor(llvm::StringRef name, ElementType type,
+                                    llvm::ArrayRef<int64_t> shape) {
   if (shape.size() != 2)
-    return llvm::createStringError(
-        "parameter '" + name + "': only a matrix can be bound transposed, " +
-        "the argument is " + shapeString(shape));
-  llvm::Expected<HostTensor> stored =
-      getTensor(name, type, {shape[1], shape[0]});
+    return parameterError(name, "only a matrix can be bound transposed, the "
+                                "argument is " +
+                                    shapeString(shape));
+  int64_t bytes = elementSize(type);
+  if (bytes != 4 && bytes != 2)
+    return parameterError(name, "a " + elementTypeName(type) +
+                                    " tensor cannot be bound transposed");
+  llvm::Expected<PendingTensor> stored =
+      prepareTensor(name, type, {shape[1], shape[0]});
   if (!stored)
     return stored.takeError();
-  int64_t rows = stored->getShape()[1], columns = stored->getShape()[0];
-  llvm::Expected<HostTensor> tensor =
-      HostTensor::allocateUninitialized(type, {rows, columns});
-  if (!tensor)
-    return llvm::createStringError("parameter '" + name +
-                                   "': " + llvm::toString(tensor.takeError()));
-  switch (elementSize(type)) {
-  case 4:
-    transposeInto(static_cast<const uint32_t *>(stored->getData()),
-                  static_cast<uint32_t *>(tensor->getData()), rows, columns);
-    break;
-  case 2:
-    transposeInto(static_cast<const uint16_t *>(stored->getData()),
-                  static_cast<uint16_t *>(tensor->getData()), rows, columns);
-    break;
-  default:
-    return llvm::createStringError("parameter '" + name + "': a " +
-                                   elementTypeName(type) +
-                                   " tensor cannot be bound transposed");
-  }
-  dropPages(stored->getData(), stored->getNumBytes());
-  return tensor;
+  return PendingTensor([this, stored = std::move(*stored), name = name.str(),
+                        type, bytes]() mutable -> llvm::Expected<HostTensor> {
+    llvm::Expected<HostTensor> inFile = stored.read();
+    if (!inFile)
+      return inFile.takeError();
+    int64_t rows = inFile->getShape()[1], columns = inFile->getShape()[0];
+    llvm::Expected<HostTensor> tensor =
+        HostTensor::allocateUninitialized(type, {rows, columns});
+    if (!tensor)
+      return parameterError(name, llvm::toString(tensor.takeError()));
+    if (bytes == 4)
+      transposeInto(static_cast<const uint32_t *>(inFile->getData()),
+                    static_cast<uint32_t *>(tensor->getData()), rows, columns);
+    else
+      transposeInto(static_cast<const uint16_t *>(inFile->getData()),
+                    static_cast<uint16_t *>(tensor->getData()), rows, columns);
+    dropPages(inFile->getData(), inFile->getNumBytes());
+    return tensor;
+  });
 }
 
 llvm::Expected<std::shared_ptr<WeightFile>>

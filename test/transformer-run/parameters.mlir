@@ -19,6 +19,14 @@
 // RUN: %python %test_lib/safetensors_io.py check %t.bf16.npy bf16 | FileCheck %s --check-prefix=BF16
 // BF16: PASS bf16
 
+// The weights are checked against the file before compiling and read after:
+// a converted weight never sits beside the compiler's working memory.
+// RUN: transformer-run %s --parameters=%t.bf16.safetensors --input="2x3xf32=1 2 3 4 5 6" --mlir-timing 2>&1 | FileCheck %s --check-prefix=ORDER
+// ORDER: check parameters
+// ORDER: JIT compile (LLVM)
+// ORDER: bind parameters
+// ORDER: run
+
 // Without --parameters every argument is an --input, weights included.
 // RUN: transformer-run %s --input="2x3xf32=1 2 3 4 5 6" --input=3x4xf32=1 --input=4xf32=0.5 | FileCheck %s --check-prefix=ALL
 // ALL: result[0]: 2x4xf32={{\[\[}}6.5 6.5 6.5 6.5][15.5 15.5 15.5 15.5{{\]\]}}

@@ -367,26 +367,32 @@ int run() {
       return status;
 
   // Check every input before compiling further, so nothing runs on bad
-  // input.
-  std::vector<HostTensor> arguments;
+  // input. The arguments in order; those bound to a weight file's tensors
+  // are filled after compiling (`pending`).
+  std::vector<std::optional<HostTensor>> arguments;
+  std::vector<std::optional<PendingTensor>> pending;
+  std::shared_ptr<WeightFile> weights; // What `pending` reads from.
   std::vector<std::optional<HostTensor>> expected;
   if (emit == Emit::Run) {
     // Weights bound by name come from --parameters, the rest from --input.
-    std::vector<std::optional<HostTensor>> bound(signature->arguments.size());
+    // Each weight is checked here, from the file's metadata; its bytes are
+    // read (converted, quantized) once the compiler's memory is given back.
+    pending.resize(signature->arguments.size());
     if (!parametersFile.empty()) {
-      TimingScope bindTimer = rootTimer.nest("bind parameters");
+      TimingScope checkTimer = rootTimer.nest("check parameters");
       llvm::Expected<std::shared_ptr<WeightFile>> file =
           openWeightFile(parametersFile);
       if (!file)
         return fail(llvm::toString(file.takeError()));
-      llvm::Expected<std::vector<std::optional<HostTensor>>> params =
-          bindParameters(*signature, entryName, **file);
+      llvm::Expected<std::vector<std::optional<PendingTensor>>> params =
+          prepareParameters(*signature, entryName, **file);
       if (!params)
         return fail(llvm::toString(params.takeError()));
-      bound = std::move(*params);
+      pending = std::move(*params);
+      weights = std::move(*file);
     }
     size_t userArgs = llvm::count_if(
-        bound, [](const std::optional<HostTensor> &t) { return !t; });
+        pending, [](const std::optional<PendingTensor> &t) { return !t; });
     if (inputs.size() != userArgs)
       return fail(
           "@" + entryName + " takes " + llvm::Twine(userArgs) + " argument(s)" +
@@ -396,8 +402,8 @@ int run() {
           " --input value(s) were given");
     size_t next = 0;
     for (auto [i, sig] : llvm::enumerate(signature->arguments)) {
-      if (bound[i]) {
-        arguments.push_back(std::move(*bound[i]));
+      if (pending[i]) {
+        arguments.push_back(std::nullopt);
         continue;
       }
       std::optional<ElementType> scalarType;
@@ -486,9 +492,20 @@ int run() {
   if (printCompileTime)
     llvm::outs() << llvm::format("compile: %.3f ms\n", compileMs);
 
+  {
+    TimingScope bindTimer = rootTimer.nest("bind parameters");
+    llvm::Expected<std::vector<std::optional<HostTensor>>> params =
+        readParameters(*signature, entryName, pending);
+    if (!params)
+      return fail(llvm::toString(params.takeError()));
+    for (auto [argument, param] : llvm::zip(arguments, *params))
+      if (param)
+        argument = std::move(*param);
+    pending.clear();
+  }
   std::vector<HostTensor *> argumentPtrs;
-  for (HostTensor &arg : arguments)
-    argumentPtrs.push_back(&arg);
+  for (std::optional<HostTensor> &arg : arguments)
+    argumentPtrs.push_back(&*arg);
   TimingScope runTimer = rootTimer.nest("run");
   llvm::Expected<std::vector<HostTensor>> results =
       (*compiled)->invoke(entryName, *signature, argumentPtrs);

@@ -80,8 +80,9 @@ public:
   /// bf16 arguments (converted when the types differ; no copy when they are
   /// the same and nothing is transposed). Quantized tensors (Q8_0, Q4_0)
   /// and other ggml types are errors naming the tensor and its type.
-  llvm::Expected<HostTensor> getTensor(llvm::StringRef name, ElementType type,
-                                       llvm::ArrayRef<int64_t> shape) override;
+  llvm::Expected<PendingTensor>
+  prepareTensor(llvm::StringRef name, ElementType type,
+                llvm::ArrayRef<int64_t> shape) override;
 
   /// Q8_0 and Q4_0 tensors bind their blocks as they are (no copy), when
   /// the format and orientation are the argument's; F32, F16 and BF16
@@ -90,10 +91,9 @@ public:
   /// (GPT-2's Conv1D weights) that is the transpose of the module's layout,
   /// which `transposed` must then say; under its own name, the rows are the
   /// argument's.
-  llvm::Expected<HostTensor> getBlockTensor(llvm::StringRef name,
-                                            QuantFormat format,
-                                            llvm::ArrayRef<int64_t> shape,
-                                            bool transposed) override;
+  llvm::Expected<PendingTensor>
+  prepareBlockTensor(llvm::StringRef name, QuantFormat format,
+                     llvm::ArrayRef<int64_t> shape, bool transposed) override;
   llvm::ArrayRef<Entry> getEntries() const { return entries; }
   llvm::StringRef getPath() const override { return path; }
 

@@ -17,13 +17,19 @@
 
 namespace mlir::transformer::runner {
 
-/// For each argument of `entry`: its tensor from `file` when it names a
-/// parameter, nullopt when the caller passes it. Every named argument is
-/// checked (present, shape, dtype) before returning; the first problem is a
-/// one-line error naming the tensor and the argument.
+/// For each argument of `entry`: its tensor from `file`, checked and not yet
+/// read, when it names a parameter; nullopt when the caller passes it. Every
+/// named argument is checked (present, shape, dtype) from the file's
+/// metadata before returning; the first problem is a one-line error naming
+/// the tensor and the argument.
+llvm::Expected<std::vector<std::optional<PendingTensor>>>
+prepareParameters(const EntrySignature &signature, llvm::StringRef entry,
+                  WeightFile &file);
+
+/// Reads the tensors prepareParameters checked, in the same places.
 llvm::Expected<std::vector<std::optional<HostTensor>>>
-bindParameters(const EntrySignature &signature, llvm::StringRef entry,
-               WeightFile &file);
+readParameters(const EntrySignature &signature, llvm::StringRef entry,
+               std::vector<std::optional<PendingTensor>> &pending);
 
 } // namespace mlir::transformer::runner
 

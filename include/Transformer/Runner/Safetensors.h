@@ -62,8 +62,9 @@ public:
   /// mapping alive); F32/F16/BF16 data for another float type is converted
   /// (rounded to nearest even when narrowing). A missing name, another
   /// dtype or shape is an error naming the tensor.
-  llvm::Expected<HostTensor> getTensor(llvm::StringRef name, ElementType type,
-                                       llvm::ArrayRef<int64_t> shape) override;
+  llvm::Expected<PendingTensor>
+  prepareTensor(llvm::StringRef name, ElementType type,
+                llvm::ArrayRef<int64_t> shape) override;
 
   llvm::ArrayRef<Entry> getEntries() const { return entries; }
   llvm::StringRef getPath() const override { return path; }

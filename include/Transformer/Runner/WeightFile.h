@@ -11,6 +11,8 @@
 #include "Transformer/Runner/BlockQuant.h"
 #include "Transformer/Runner/HostTensor.h"
 
+#include "llvm/ADT/FunctionExtras.h"
+
 #include <memory>
 
 namespace llvm {
@@ -18,6 +20,23 @@ class WritableMemoryBuffer;
 } // namespace llvm
 
 namespace mlir::transformer::runner {
+
+/// A tensor of a weight file, checked against the argument it binds to from
+/// the file's metadata, whose bytes are read (copied, converted, transposed,
+/// quantized) only by read(). transformer-run checks every parameter before
+/// it compiles and reads them once the compiler's memory is given back, so
+/// that the compiler's peak and the converted weights never add up. It reads
+/// from its WeightFile, which must outlive it.
+class PendingTensor {
+public:
+  using Reader = llvm::unique_function<llvm::Expected<HostTensor>()>;
+  explicit PendingTensor(Reader reader) : reader(std::move(reader)) {}
+  /// The tensor. Fails only on what the metadata cannot tell (memory).
+  llvm::Expected<HostTensor> read() { return reader(); }
+
+private:
+  Reader reader;
+};
 
 /// An opened, validated file of named tensors.
 class WeightFile {
@@ -28,25 +47,36 @@ public:
   /// and `shape` (what the argument it is bound to declares; a dynamic dim,
   /// < 0, takes the file's size), converted when the file stores it in
   /// another float type. A missing name, another shape or an unusable type
-  /// is a one-line error naming the tensor.
-  virtual llvm::Expected<HostTensor>
-  getTensor(llvm::StringRef name, ElementType type,
-            llvm::ArrayRef<int64_t> shape) = 0;
+  /// is a one-line error naming the tensor, found before anything is read.
+  virtual llvm::Expected<PendingTensor>
+  prepareTensor(llvm::StringRef name, ElementType type,
+                llvm::ArrayRef<int64_t> shape) = 0;
 
   /// Tensor `name` as ggml blocks of `format` for an argument of `shape`
   /// ([rows, blocks, block bytes] of i8: a [rows, 32 * blocks] matrix). With
   /// `transposed`, the file holds the matrix transposed ([32 * blocks, rows],
   /// a Hugging Face Conv1D weight). This default reads the tensor as f32 and
   /// quantizes each row as ggml does; GGUF files bind their own blocks.
-  virtual llvm::Expected<HostTensor>
-  getBlockTensor(llvm::StringRef name, QuantFormat format,
-                 llvm::ArrayRef<int64_t> shape, bool transposed);
+  virtual llvm::Expected<PendingTensor>
+  prepareBlockTensor(llvm::StringRef name, QuantFormat format,
+                     llvm::ArrayRef<int64_t> shape, bool transposed);
   /// Tensor `name` for an argument of `shape` [rows, columns] whose file
   /// holds its transpose [columns, rows] (an nn.Linear weight [out, in]
   /// that the module reads as [in, out]; `transformer.transposed`),
-  /// converted as getTensor converts. The transpose is made once, here; the
-  /// file's pages it read are then dropped from memory when the file is
-  /// mapped, so that binding costs the tensor's size, not twice it.
+  /// converted as prepareTensor converts. The transpose is made once, when
+  /// read; the file's pages it read are then dropped from memory when the
+  /// file is mapped, so that binding costs the tensor's size, not twice it.
+  llvm::Expected<PendingTensor>
+  prepareTransposedTensor(llvm::StringRef name, ElementType type,
+                          llvm::ArrayRef<int64_t> shape);
+
+  /// The prepare* functions' tensors, read at once.
+  llvm::Expected<HostTensor> getTensor(llvm::StringRef name, ElementType type,
+                                       llvm::ArrayRef<int64_t> shape);
+  llvm::Expected<HostTensor> getBlockTensor(llvm::StringRef name,
+                                            QuantFormat format,
+                                            llvm::ArrayRef<int64_t> shape,
+                                            bool transposed);
   llvm::Expected<HostTensor> getTransposedTensor(llvm::StringRef name,
                                                  ElementType type,
                                                  llvm::ArrayRef<int64_t> shape);
@@ -64,6 +94,9 @@ protected:
   /// The file's bytes: mapped (copy-on-write) or, for a small file, read.
   std::shared_ptr<llvm::WritableMemoryBuffer> buffer;
 };
+
+/// "parameter 'NAME': WHY", the form of every binding error.
+llvm::Error parameterError(llvm::StringRef name, const llvm::Twine &why);
 
 /// Checks that `shape` is [rows, blocks, block bytes of `format`], static,
 /// for the block-quantized parameter `name`.
