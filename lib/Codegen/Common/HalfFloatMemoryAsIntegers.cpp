@@ -71,36 +71,37 @@ void rewriteStore(Operation *store, OpOperand &value, VectorType integers) {
   value.set(LLVM::BitcastOp::create(b, store->getLoc(), integers, value.get()));
 }
 
+/// The i16 vector to move `op` as when it is a load or store that needs it
+/// (masked: any 16-bit float vector; plain: getIntegerTypeForPlainAccess);
+/// null otherwise.
+VectorType getIntegerTypeForAccess(Operation *op) {
+  if (auto load = dyn_cast<LLVM::MaskedLoadOp>(op))
+    return getIntegerVectorType(load.getType());
+  if (auto store = dyn_cast<LLVM::MaskedStoreOp>(op))
+    return getIntegerVectorType(store.getValue().getType());
+  if (auto load = dyn_cast<LLVM::LoadOp>(op))
+    return getIntegerTypeForPlainAccess(load.getType());
+  if (auto store = dyn_cast<LLVM::StoreOp>(op))
+    return getIntegerTypeForPlainAccess(store.getValue().getType());
+  return {};
+}
+
 struct HalfFloatMemoryAsIntegersPass
     : transformer::impl::TransformerHalfFloatMemoryAsIntegersPassBase<
           HalfFloatMemoryAsIntegersPass> {
   void runOnOperation() override {
-    SmallVector<Operation *> ops;
+    SmallVector<std::pair<Operation *, VectorType>> accesses;
     getOperation()->walk([&](Operation *op) {
-      if (auto load = dyn_cast<LLVM::MaskedLoadOp>(op);
-          load && getIntegerVectorType(load.getType()))
-        ops.push_back(op);
-      if (auto store = dyn_cast<LLVM::MaskedStoreOp>(op);
-          store && getIntegerVectorType(store.getValue().getType()))
-        ops.push_back(op);
-      if (auto load = dyn_cast<LLVM::LoadOp>(op);
-          load && getIntegerTypeForPlainAccess(load.getType()))
-        ops.push_back(op);
-      if (auto store = dyn_cast<LLVM::StoreOp>(op);
-          store && getIntegerTypeForPlainAccess(store.getValue().getType()))
-        ops.push_back(op);
+      if (VectorType integers = getIntegerTypeForAccess(op))
+        accesses.push_back({op, integers});
     });
-    for (Operation *op : ops) {
-      if (auto load = dyn_cast<LLVM::LoadOp>(op))
-        rewriteLoad(op, getIntegerTypeForPlainAccess(load.getType()));
-      else if (auto load = dyn_cast<LLVM::MaskedLoadOp>(op))
-        rewriteLoad(op, getIntegerVectorType(load.getType()));
-      else if (auto store = dyn_cast<LLVM::StoreOp>(op))
-        rewriteStore(op, store.getValueMutable(),
-                     getIntegerTypeForPlainAccess(store.getValue().getType()));
+    for (auto [op, integers] : accesses) {
+      if (auto store = dyn_cast<LLVM::StoreOp>(op))
+        rewriteStore(op, store.getValueMutable(), integers);
       else if (auto store = dyn_cast<LLVM::MaskedStoreOp>(op))
-        rewriteStore(op, store.getValueMutable(),
-                     getIntegerVectorType(store.getValue().getType()));
+        rewriteStore(op, store.getValueMutable(), integers);
+      else
+        rewriteLoad(op, integers);
     }
   }
 };
