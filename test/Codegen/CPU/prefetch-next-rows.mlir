@@ -3,15 +3,15 @@
 
 // The dot kernel's loop over the Q8_0 blocks of a group of 2 weight rows:
 // each row's block (its scale and values read at constant offsets) is
-// prefetched once, 2 rows further on, clamped to the last row. A's row (one
-// row, read by every group) is not.
+// prefetched once, two groups (4 rows) further on, clamped to the last row.
+// A's row (one row, read by every group) is not.
 // CHECK-LABEL: func.func @quantized_rows
 // CHECK-SAME:    (%[[X:[a-z0-9]+]]: memref<1x64xf32>, %[[W:[a-z0-9]+]]: memref<96x2x34xi8>, %[[R0:[a-z0-9]+]]: index, %[[R1:[a-z0-9]+]]: index)
 // CHECK:         %[[LAST:.*]] = arith.constant 95 : index
-// CHECK:         %[[GROUP:.*]] = arith.constant 2 : index
-// CHECK:         %[[A0:.*]] = arith.addi %[[R0]], %[[GROUP]] : index
+// CHECK:         %[[AHEAD:.*]] = arith.constant 4 : index
+// CHECK:         %[[A0:.*]] = arith.addi %[[R0]], %[[AHEAD]] : index
 // CHECK:         %[[N0:.*]] = arith.minsi %[[A0]], %[[LAST]] : index
-// CHECK:         %[[A1:.*]] = arith.addi %[[R1]], %[[GROUP]] : index
+// CHECK:         %[[A1:.*]] = arith.addi %[[R1]], %[[AHEAD]] : index
 // CHECK:         %[[N1:.*]] = arith.minsi %[[A1]], %[[LAST]] : index
 // CHECK:         scf.for %[[B:[a-z0-9]+]] =
 // CHECK-NOT:       memref.prefetch %[[X]]
