@@ -152,14 +152,14 @@ WeightFile::prepareTransposedTensor(llvm::StringRef name, ElementType type,
     return parameterError(name, "only a matrix can be bound transposed, the "
                                 "argument is " +
                                     shapeString(shape));
-  int64_t bytes = elementSize(type);
-  if (bytes != 4 && bytes != 2)
-    return parameterError(name, "a " + elementTypeName(type) +
-                                    " tensor cannot be bound transposed");
   llvm::Expected<PendingTensor> stored =
       prepareTensor(name, type, {shape[1], shape[0]});
   if (!stored)
     return stored.takeError();
+  int64_t bytes = elementSize(type);
+  if (bytes != 4 && bytes != 2)
+    return parameterError(name, "a " + elementTypeName(type) +
+                                    " tensor cannot be bound transposed");
   return PendingTensor([this, stored = std::move(*stored), name = name.str(),
                         type, bytes]() mutable -> llvm::Expected<HostTensor> {
     llvm::Expected<HostTensor> inFile = stored.read();

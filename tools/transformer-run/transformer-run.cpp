@@ -370,8 +370,8 @@ int run() {
   // input. The arguments in order; those bound to a weight file's tensors
   // are filled after compiling (`pending`).
   std::vector<std::optional<HostTensor>> arguments;
-  std::vector<std::optional<PendingTensor>> pending;
   std::shared_ptr<WeightFile> weights; // What `pending` reads from.
+  std::vector<std::optional<PendingTensor>> pending;
   std::vector<std::optional<HostTensor>> expected;
   if (emit == Emit::Run) {
     // Weights bound by name come from --parameters, the rest from --input.
@@ -501,7 +501,10 @@ int run() {
     for (auto [argument, param] : llvm::zip(arguments, *params))
       if (param)
         argument = std::move(*param);
+    // What the program still needs of the file, the tensors bound without
+    // a copy hold.
     pending.clear();
+    weights.reset();
   }
   std::vector<HostTensor *> argumentPtrs;
   for (std::optional<HostTensor> &arg : arguments)

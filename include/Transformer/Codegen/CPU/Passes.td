@@ -294,8 +294,8 @@ def TransformerCPUPrefetchNextKBlockPass
 
 def TransformerCPUPrefetchNextRowsPass
     : Pass<"transformer-cpu-prefetch-next-rows", "::mlir::ModuleOp"> {
-  let summary = "Prefetch the next group of rows that a few-rows kernel "
-                "reads side by side";
+  let summary = "Prefetch the rows two groups ahead of those a few-rows "
+                "kernel reads side by side";
   let description = [{
     Runs after `transformer-cpu-codegen`, on every `scf.for` whose body reads
     two or more rows of one memref side by side along the row: a
@@ -306,11 +306,12 @@ def TransformerCPUPrefetchNextRowsPass
     distinct place read in a row (reads that differ only by a constant last
     index, the scale and values of one quantized block, count once), it
     prefetches (`memref.prefetch`, locality 1: into L2) the same place in
-    the row two groups of rows further on (one group of a 768-deep row is
-    computed in less time than a read from memory takes). The row is clamped to the memref's last row. A memref with no more
-    rows than the group (A's rows, read by every group) is left alone, and
-    so are elements of 32 bits or more: f32 rows, which the hardware
-    prefetchers follow on their own (no gain measured).
+    the row two groups of rows further on (one group of a 768-deep row
+    is computed in less time than a read from memory takes). The row is
+    clamped to the memref's last row. A memref with no more rows than the
+    group (A's rows, read by every group) is left alone, and so are
+    elements of 32 bits or more: f32 rows, which the hardware prefetchers
+    follow on their own (no gain measured).
 
     Why: the kernels that widen their weights in registers (bf16, f16,
     Q8_0 and Q4_0 blocks) otherwise wait on memory at the start of every

@@ -1,4 +1,4 @@
-//===- PrefetchNextRows.cpp - Prefetch the next group of B's rows ---------===//
+//===- PrefetchNextRows.cpp - Prefetch B's rows two groups ahead -------===//
 //
 // The few-rows kernels of a B indexed (n, k) (the dot-product form: decode
 // steps, the LM head) read a group of rows of B side by side along k, then
