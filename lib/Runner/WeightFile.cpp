@@ -79,33 +79,31 @@ WeightFile::prepareBlockTensor(llvm::StringRef name, QuantFormat format,
   });
 }
 
-llvm::Expected<HostTensor>
-WeightFile::getTensor(llvm::StringRef name, ElementType type,
-                      llvm::ArrayRef<int64_t> shape) {
-  llvm::Expected<PendingTensor> pending = prepareTensor(name, type, shape);
+namespace {
+/// The tensor a `prepare*` call checked, read; or the error it gave.
+llvm::Expected<HostTensor> readPrepared(llvm::Expected<PendingTensor> pending) {
   if (!pending)
     return pending.takeError();
   return pending->read();
+}
+} // namespace
+
+llvm::Expected<HostTensor>
+WeightFile::getTensor(llvm::StringRef name, ElementType type,
+                      llvm::ArrayRef<int64_t> shape) {
+  return readPrepared(prepareTensor(name, type, shape));
 }
 
 llvm::Expected<HostTensor>
 WeightFile::getBlockTensor(llvm::StringRef name, QuantFormat format,
                            llvm::ArrayRef<int64_t> shape, bool transposed) {
-  llvm::Expected<PendingTensor> pending =
-      prepareBlockTensor(name, format, shape, transposed);
-  if (!pending)
-    return pending.takeError();
-  return pending->read();
+  return readPrepared(prepareBlockTensor(name, format, shape, transposed));
 }
 
 llvm::Expected<HostTensor>
 WeightFile::getTransposedTensor(llvm::StringRef name, ElementType type,
                                 llvm::ArrayRef<int64_t> shape) {
-  llvm::Expected<PendingTensor> pending =
-      prepareTransposedTensor(name, type, shape);
-  if (!pending)
-    return pending.takeError();
-  return pending->read();
+  return readPrepared(prepareTransposedTensor(name, type, shape));
 }
 
 namespace {
