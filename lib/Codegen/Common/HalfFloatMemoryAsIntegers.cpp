@@ -2,8 +2,8 @@
 //
 // --transformer-half-float-memory-as-integers: the vector loads and stores of
 // bf16 / f16 that LLVM's x86 backend cannot move as they are (masked ones,
-// and plain ones whose lane count is not a power of two) become loads and
-// stores of i16 vectors between bitcasts.
+// plain ones whose lane count is not a power of two) or moves slowly (plain
+// copies) become loads and stores of i16 vectors between bitcasts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,6 +71,26 @@ void rewriteStore(Operation *store, OpOperand &value, VectorType integers) {
   value.set(LLVM::BitcastOp::create(b, store->getLoc(), integers, value.get()));
 }
 
+/// The i16 vector to move `load` as when it is a plain load of a power-of-two
+/// 16-bit float vector that is only stored (a copy: a bf16 or f16 weight's
+/// block packed by the contraction schedule); null otherwise. Without native
+/// 16-bit float support LLVM's x86 instruction selection promotes such a
+/// copy to `float` lane by lane and folds it back, which takes it ten times
+/// as long as the same copy of f32 (a second of a GPT-2 `@prefill`'s compile
+/// on AVX2); as i16 it is moved as it is.
+VectorType getIntegerTypeForCopy(LLVM::LoadOp load) {
+  VectorType integers = getIntegerVectorType(load.getType());
+  if (!integers || getIntegerTypeForPlainAccess(load.getType()) ||
+      load->use_empty())
+    return {};
+  for (OpOperand &use : load->getUses()) {
+    auto store = dyn_cast<LLVM::StoreOp>(use.getOwner());
+    if (!store || &use != &store.getValueMutable())
+      return {};
+  }
+  return integers;
+}
+
 /// The i16 vector to move `op` as when it is a load or store that needs it
 /// (masked: any 16-bit float vector; plain: getIntegerTypeForPlainAccess);
 /// null otherwise.
@@ -94,6 +114,12 @@ struct HalfFloatMemoryAsIntegersPass
     getOperation()->walk([&](Operation *op) {
       if (VectorType integers = getIntegerTypeForAccess(op))
         accesses.push_back({op, integers});
+      else if (auto load = dyn_cast<LLVM::LoadOp>(op))
+        if (VectorType integers = getIntegerTypeForCopy(load)) {
+          accesses.push_back({op, integers});
+          for (Operation *store : load->getUsers())
+            accesses.push_back({store, integers});
+        }
     });
     for (auto [op, integers] : accesses) {
       if (auto store = dyn_cast<LLVM::StoreOp>(op))

@@ -135,8 +135,8 @@ def TransformerHalfFloatMemoryAsIntegersPass
     : Pass<"transformer-half-float-memory-as-integers", "::mlir::ModuleOp"> {
   let summary = "Move 16-bit float vectors through memory as i16 where LLVM cannot";
   let description = [{
-    Two kinds of vector loads and stores of `bf16` / `f16` only move bits but
-    trip LLVM's x86 backend:
+    Three kinds of vector loads and stores of `bf16` / `f16` only move bits but
+    trip or slow down LLVM's x86 backend:
 
     - masked ones (`llvm.intr.masked.load` / `.store`, from the masked vector
       transfers at the edges of a bf16 or f16 weight): without AVX-512
@@ -146,8 +146,15 @@ def TransformerHalfFloatMemoryAsIntegersPass
     - plain `llvm.load` / `llvm.store` of a vector whose lane count is not a
       power of two (the tail of a copy 50257 wide: `vector<17xbf16>`): with
       AVX-512 BF16 the type legalizer aborts ("Do not know how to soft
-      promote this operator's operand"). Power-of-two vectors, the kernels'
-      own loads, keep their type.
+      promote this operator's operand");
+    - a plain `llvm.load` of a power-of-two vector used only by `llvm.store`s
+      (a copy: the packing of a bf16 or f16 weight's block): without native
+      16-bit float support, instruction selection promotes it to `float` lane
+      by lane and folds it back, ten times as slow to compile as the same copy
+      of f32 (a GPT-2 `@prefill` in bf16 compiled in 1.5x f32's time on AVX2).
+
+    Other power-of-two loads, the kernels' own, which are computed with, keep
+    their type.
 
     This pass, run on the LLVM dialect, makes each such load or store one of
     `i16` lanes between two `llvm.bitcast`s:
