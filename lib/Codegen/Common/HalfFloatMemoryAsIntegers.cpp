@@ -75,9 +75,9 @@ void rewriteStore(Operation *store, OpOperand &value, VectorType integers) {
 /// 16-bit float vector that is only stored (a copy: a bf16 or f16 weight's
 /// block packed by the contraction schedule); null otherwise. Without native
 /// 16-bit float support LLVM's x86 instruction selection promotes such a
-/// copy to `float` lane by lane and folds it back, which takes it ten times
-/// as long as the same copy of f32 (a second of a GPT-2 `@prefill`'s compile
-/// on AVX2); as i16 it is moved as it is.
+/// copy to `float` lane by lane and folds it back, which takes it six to
+/// eight times as long as the same copy of f32 (two seconds of a GPT-2
+/// `@prefill`'s compile on AVX2); as i16 it is moved as it is.
 VectorType getIntegerTypeForCopy(LLVM::LoadOp load) {
   VectorType integers = getIntegerVectorType(load.getType());
   if (!integers || getIntegerTypeForPlainAccess(load.getType()) ||

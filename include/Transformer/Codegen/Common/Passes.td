@@ -150,8 +150,9 @@ def TransformerHalfFloatMemoryAsIntegersPass
     - a plain `llvm.load` of a power-of-two vector used only by `llvm.store`s
       (a copy: the packing of a bf16 or f16 weight's block): without native
       16-bit float support, instruction selection promotes it to `float` lane
-      by lane and folds it back, ten times as slow to compile as the same copy
-      of f32 (a GPT-2 `@prefill` in bf16 compiled in 1.5x f32's time on AVX2).
+      by lane and folds it back, six to eight times as slow to compile as the
+      same copy of f32 (a GPT-2 `@prefill` in bf16 compiled in 1.5x f32's
+      time on AVX2).
 
     Other power-of-two loads, the kernels' own, which are computed with, keep
     their type.
