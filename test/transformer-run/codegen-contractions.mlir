@@ -23,6 +23,8 @@
 // CHECK: PASS @row_dynamic_tiles: result[0] 20x320
 // CHECK: PASS @row_groups: result[0] 11x320
 // CHECK: PASS @row_linear_bias: result[0] 1x1x128
+// CHECK: PASS @row_wide_dynamic: result[0] 6x512
+// CHECK: PASS @row_wide_tasks: result[0] 1x768
 // CHECK: PASS @transpose_b: result[0] 41x35
 
 // PY: def case_batched(rng):
@@ -124,6 +126,27 @@ func.func @row_groups(%a: tensor<11x70xf32>, %b: tensor<70x320xf32>) -> tensor<1
 func.func @row_dynamic_tiles(%a: tensor<?x70xf32>, %b: tensor<70x320xf32>) -> tensor<?x320xf32> {
   %0 = transformer.matmul %a, %b : tensor<?x70xf32>, tensor<70x320xf32> -> tensor<?x320xf32>
   return %0 : tensor<?x320xf32>
+}
+
+// Single rows of the row form take a register tile of up to 256 columns
+// with AVX-512 (16 accumulators; 64 with AVX2): 6 rows of a dynamic count
+// against 512 columns make a group of 4 (in 64-column parts) and 2 single
+// rows over two 256-column tiles; one static row against 768 columns, worth
+// two threads, makes 6 tasks of 128 columns, each one tile.
+// PY: def case_row_wide_dynamic(rng):
+// PY:     a, b = rng.standard_normal((6, 70), np.float32), rng.standard_normal((70, 512), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b)]
+func.func @row_wide_dynamic(%a: tensor<?x70xf32>, %b: tensor<70x512xf32>) -> tensor<?x512xf32> {
+  %0 = transformer.matmul %a, %b : tensor<?x70xf32>, tensor<70x512xf32> -> tensor<?x512xf32>
+  return %0 : tensor<?x512xf32>
+}
+
+// PY: def case_row_wide_tasks(rng):
+// PY:     a, b = rng.standard_normal((1, 1024), np.float32), rng.standard_normal((1024, 768), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b)]
+func.func @row_wide_tasks(%a: tensor<1x1024xf32>, %b: tensor<1024x768xf32>) -> tensor<1x768xf32> {
+  %0 = transformer.matmul %a, %b : tensor<1x1024xf32>, tensor<1024x768xf32> -> tensor<1x768xf32>
+  return %0 : tensor<1x768xf32>
 }
 
 // A decode step's Conv1D-layout projection (x @ W + b, W in x out) with one

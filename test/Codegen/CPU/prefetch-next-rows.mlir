@@ -85,11 +85,11 @@ func.func @bf16_rows(%w: memref<512x256xbf16>, %r0: index, %r1: index) -> vector
 // -----
 
 // Left alone: f32 rows (the hardware prefetchers follow them), one row
-// at a time, and reads whose row changes with the loop (a register tile's
-// rows of B along k).
+// at a time, f32 rows read one per step of the loop, and a loop that
+// steps over more than one row at a time.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT:     memref.prefetch
-func.func @left_alone(%f: memref<512x256xf32>, %h: memref<512x256xf16>, %r0: index, %r1: index) -> (vector<16xf32>, vector<16xf16>, vector<16xf16>) {
+func.func @left_alone(%f: memref<512x256xf32>, %h: memref<512x256xf16>, %r0: index, %r1: index) -> (vector<16xf32>, vector<16xf16>, vector<16xf32>, vector<16xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
@@ -108,12 +108,59 @@ func.func @left_alone(%f: memref<512x256xf32>, %h: memref<512x256xf16>, %r0: ind
     %n = arith.addf %acc, %x : vector<16xf16>
     scf.yield %n : vector<16xf16>
   }
-  %c = scf.for %k = %c0 to %c256 step %c1 iter_args(%acc = %zh) -> (vector<16xf16>) {
+  %c = scf.for %k = %c0 to %c256 step %c1 iter_args(%acc = %zf) -> (vector<16xf32>) {
+    %x = vector.load %f[%k, %r0] : memref<512x256xf32>, vector<16xf32>
+    %n = arith.addf %acc, %x : vector<16xf32>
+    scf.yield %n : vector<16xf32>
+  }
+  %d = scf.for %k = %c0 to %c256 step %c16 iter_args(%acc = %zh) -> (vector<16xf16>) {
     %x = vector.load %h[%k, %r0] : memref<512x256xf16>, vector<16xf16>
-    %y = vector.load %h[%k, %r1] : memref<512x256xf16>, vector<16xf16>
-    %s = arith.addf %x, %y : vector<16xf16>
-    %n = arith.addf %acc, %s : vector<16xf16>
+    %n = arith.addf %acc, %x : vector<16xf16>
     scf.yield %n : vector<16xf16>
   }
-  return %a, %b, %c : vector<16xf32>, vector<16xf16>, vector<16xf16>
+  return %a, %b, %c, %d : vector<16xf32>, vector<16xf16>, vector<16xf32>, vector<16xf16>
+}
+
+// -----
+
+// The row form's loop over the rows of a bf16 B indexed (k, n), one row per
+// step, 64 columns of it (4 vectors at a column plus constants: 128 bytes,
+// two cache lines): each line prefetched 16 rows further on, clamped to the
+// last row, before the first read.
+// CHECK-LABEL: func.func @row_form_rows
+// CHECK-SAME:    (%[[W:[a-z0-9]+]]: memref<768x3072xbf16>, %[[COL:[a-z0-9]+]]: index)
+// CHECK-DAG:     %[[LAST:.*]] = arith.constant 767 : index
+// CHECK:         %[[C32:.*]] = arith.addi %[[COL]], %c32
+// CHECK:         scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:           %[[NEXT:.*]] = arith.addi %[[K]], %c16{{.*}} : index
+// CHECK:           %[[ROW:.*]] = arith.minsi %[[NEXT]], %[[LAST]] : index
+// CHECK:           memref.prefetch %[[W]][%[[ROW]], %[[COL]]], read, locality<1>, data
+// CHECK:           memref.prefetch %[[W]][%[[ROW]], %[[C32]]], read, locality<1>, data
+// CHECK-NOT:       memref.prefetch
+// CHECK:           vector.load %[[W]][%[[K]], %[[COL]]]
+// CHECK-COUNT-3:   vector.load
+// CHECK:           scf.yield
+func.func @row_form_rows(%w: memref<768x3072xbf16>, %col: index) -> vector<16xbf16> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c48 = arith.constant 48 : index
+  %c768 = arith.constant 768 : index
+  %zero = arith.constant dense<0.0> : vector<16xbf16>
+  %n16 = arith.addi %col, %c16 : index
+  %n32 = arith.addi %col, %c32 : index
+  %n48 = arith.addi %col, %c48 : index
+  %r = scf.for %k = %c0 to %c768 step %c1 iter_args(%acc = %zero) -> (vector<16xbf16>) {
+    %a = vector.load %w[%k, %col] : memref<768x3072xbf16>, vector<16xbf16>
+    %b = vector.load %w[%k, %n16] : memref<768x3072xbf16>, vector<16xbf16>
+    %c = vector.load %w[%k, %n32] : memref<768x3072xbf16>, vector<16xbf16>
+    %d = vector.load %w[%k, %n48] : memref<768x3072xbf16>, vector<16xbf16>
+    %s0 = arith.addf %a, %b : vector<16xbf16>
+    %s1 = arith.addf %c, %d : vector<16xbf16>
+    %s2 = arith.addf %s0, %s1 : vector<16xbf16>
+    %n = arith.addf %acc, %s2 : vector<16xbf16>
+    scf.yield %n : vector<16xbf16>
+  }
+  return %r : vector<16xbf16>
 }

@@ -215,19 +215,22 @@ func.func @dot_dynamic_rows(%a: tensor<?x32xf32>, %b: tensor<40x32xf32>, %c: ten
 // -----
 
 // One row by B indexed (k, n), n a multiple of 64: the row form, vector code
-// on tensors (64 columns per register tile: 4 accumulators along k, each step
-// a broadcast of A and 4 loads of B's row), no padding to 8 rows. The
-// few-rows forms are marked as kernels of their own for
-// --transformer-outline-kernels.
+// on tensors, no padding to 8 rows. Groups of 4 rows take 64 columns per
+// register tile (none here); a single row takes as many columns as half the
+// 32 zmm hold, here all 128 (8 accumulators along k, each step a broadcast
+// of A and 8 loads of B's row). The few-rows forms are marked as kernels of
+// their own for --transformer-outline-kernels.
 // CHECK-LABEL: func.func @row_rows
 // CHECK-NOT:     tensor.pad
 // CHECK:         scf.forall (%{{.*}}) in (%{{.*}}) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<1x128xf32>)
-// CHECK:           scf.for {{.*}} step %c64
+// CHECK:           scf.for {{.*}} step %c128
+// CHECK:             scf.for {{.*}} step %c64
+// CHECK:               scf.for {{.*}} step %c4
 // CHECK:             scf.for
-// CHECK:               scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK:               scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // CHECK:                 vector.broadcast %{{.*}} : f32 to vector<16xf32>
-// CHECK-COUNT-4:         vector.fma
-// CHECK-COUNT-4:       vector.transfer_write
+// CHECK-COUNT-8:         vector.fma
+// CHECK-COUNT-8:       vector.transfer_write
 // CHECK:         } {transformer.kernel_root}
 func.func @row_rows(%a: tensor<1x32xf32>, %b: tensor<32x128xf32>, %c: tensor<1x128xf32>) -> tensor<1x128xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<1x32xf32>, tensor<32x128xf32>) outs(%c : tensor<1x128xf32>) -> tensor<1x128xf32>
@@ -238,18 +241,21 @@ func.func @row_rows(%a: tensor<1x32xf32>, %b: tensor<32x128xf32>, %c: tensor<1x1
 
 // Six rows by B indexed (k, n): the row form takes 4 rows at once with 32
 // zmm (16 accumulators; each step 4 loads of B's row, shared, and a
-// broadcast of A per row), then the other 2 one by one. AVX2's 16 ymm hold
-// one row's 8 accumulators, so it takes the register tiles beyond 3 rows.
+// broadcast of A per row), in 64-column parts of the 128-column tile, then
+// the other 2 one by one across the whole tile (8 accumulators). AVX2's 16
+// ymm hold one row's 8 accumulators, so it takes the register tiles beyond
+// 3 rows.
 // CHECK-LABEL: func.func @row_groups
 // CHECK:         scf.forall
-// CHECK:           scf.for {{.*}} step %c64
-// CHECK:             %[[GROUPS:.*]] = scf.for {{.*}} step %c4
-// CHECK:               scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
-// CHECK-COUNT-4:         vector.transfer_read %{{.*}} : tensor<32x128xf32>, vector<16xf32>
-// CHECK-COUNT-16:        vector.fma
-// CHECK:             scf.for {{.*}} iter_args(%{{.*}} = %[[GROUPS]])
-// CHECK:               scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
-// CHECK-COUNT-4:         vector.fma
+// CHECK:           scf.for {{.*}} step %c128
+// CHECK:             %[[PARTS:.*]] = scf.for {{.*}} step %c64
+// CHECK:               scf.for {{.*}} step %c4
+// CHECK:                 scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK-COUNT-4:           vector.transfer_read %{{.*}} : tensor<32x128xf32>, vector<16xf32>
+// CHECK-COUNT-16:          vector.fma
+// CHECK:             scf.for {{.*}} iter_args(%{{.*}} = %[[PARTS]])
+// CHECK:               scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK-COUNT-8:         vector.fma
 // AVX2-LABEL: func.func @row_groups
 // AVX2:         linalg.matmul {transformer.contraction = "mnk"}
 func.func @row_groups(%a: tensor<6x32xf32>, %b: tensor<32x128xf32>, %c: tensor<6x128xf32>) -> tensor<6x128xf32> {

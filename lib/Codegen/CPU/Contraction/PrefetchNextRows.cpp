@@ -36,6 +36,16 @@ namespace {
 /// group is read from; the rows are read once.
 constexpr unsigned kLocality = 1;
 
+/// How many rows ahead a loop over the rows of B indexed (k, n) prefetches.
+/// A row form's step of k reads a few hundred bytes of a 16-bit B row (256
+/// columns: 512 bytes) in a few cycles; 16 rows ahead made GPT-2's bf16
+/// decode step 11% faster on a Xeon with AVX-512 (8: 9%, 32: 10%). f32 rows
+/// are left alone: the prefetches made the f32 step 3% slower there.
+constexpr int64_t kRowsAhead = 16;
+
+/// Bytes per cache line.
+constexpr int64_t kCacheLineBytes = 64;
+
 /// How many groups ahead the prefetches read. One group of a 768-deep row
 /// (GPT-2's decode projections) is computed in a few hundred cycles, less
 /// than a read from memory takes; two ahead made GPT-2's bf16, q8_0 and
@@ -82,8 +92,78 @@ struct PrefetchNextRowsPass
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
     getOperation()->walk([&](scf::ForOp loop) { loops.push_back(loop); });
-    for (scf::ForOp loop : loops)
+    for (scf::ForOp loop : loops) {
       prefetchNextGroup(loop);
+      prefetchRowsAhead(loop);
+    }
+  }
+
+  /// For a loop whose induction variable is the row of its reads of a
+  /// memref (B indexed (k, n) in the row form's kernel, one step of k per
+  /// iteration), one prefetch per cache line of each stretch of a row the
+  /// body reads (reads at a common column plus constants form one stretch):
+  /// the same stretch kRowsAhead rows further on, clamped to the last row.
+  void prefetchRowsAhead(scf::ForOp loop) {
+    Value iv = loop.getInductionVar();
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (!step || *step != 1)
+      return;
+    /// The columns [lo, hi) past `column` that the body reads of a row.
+    struct Stretch {
+      Operation *firstRead;
+      int64_t lo, hi;
+    };
+    llvm::MapVector<std::pair<Value, Value>, Stretch> stretches;
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      auto load = dyn_cast<vector::LoadOp>(op);
+      if (!load || load.getMemRefType().getRank() != 2 ||
+          load.getIndices()[0] != iv ||
+          load.getMemRefType().getElementTypeBitWidth() >= 32 ||
+          !loop.isDefinedOutsideOfLoop(load.getBase()) ||
+          !loop.isDefinedOutsideOfLoop(load.getIndices()[1]))
+        continue;
+      Value column = load.getIndices()[1];
+      int64_t offset = 0;
+      if (auto add = column.getDefiningOp<arith::AddIOp>())
+        if (std::optional<int64_t> c = getConstantIntValue(add.getRhs())) {
+          column = add.getLhs();
+          offset = *c;
+        }
+      int64_t end = offset + load.getVectorType().getNumElements();
+      auto [it, inserted] = stretches.insert(
+          {{load.getBase(), column}, Stretch{&op, offset, end}});
+      if (!inserted) {
+        it->second.lo = std::min(it->second.lo, offset);
+        it->second.hi = std::max(it->second.hi, end);
+      }
+    }
+    for (auto &[key, stretch] : stretches) {
+      auto [base, column] = key;
+      auto type = cast<MemRefType>(base.getType());
+      int64_t lineElements =
+          kCacheLineBytes * 8 / type.getElementTypeBitWidth();
+      Location loc = stretch.firstRead->getLoc();
+      OpBuilder invariant(loop);
+      Value lastRow = invariant.createOrFold<arith::SubIOp>(
+          loc, invariant.createOrFold<memref::DimOp>(loc, base, 0),
+          arith::ConstantIndexOp::create(invariant, loc, 1));
+      Value ahead = arith::ConstantIndexOp::create(invariant, loc, kRowsAhead);
+      SmallVector<Value> lineColumns;
+      for (int64_t at = stretch.lo; at < stretch.hi; at += lineElements)
+        lineColumns.push_back(
+            at == 0 ? column
+                    : arith::AddIOp::create(
+                          invariant, loc, column,
+                          arith::ConstantIndexOp::create(invariant, loc, at))
+                          .getResult());
+      OpBuilder b(stretch.firstRead);
+      Value row = arith::MinSIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, iv, ahead), lastRow);
+      for (Value lineColumn : lineColumns)
+        memref::PrefetchOp::create(b, loc, base, ValueRange{row, lineColumn},
+                                   /*isWrite=*/false, kLocality,
+                                   /*isDataCache=*/true);
+    }
   }
 
   /// For each memref whose rows `loop` reads in a group of two or more, one
