@@ -132,7 +132,7 @@ func.func @row_dynamic_tiles(%a: tensor<?x70xf32>, %b: tensor<70x320xf32>) -> te
 // with AVX-512 (16 accumulators; 64 with AVX2): 6 rows of a dynamic count
 // against 512 columns make a group of 4 (in 64-column parts) and 2 single
 // rows over two 256-column tiles; one static row against 768 columns, worth
-// two threads, makes 6 tasks of 128 columns, each one tile.
+// two threads, makes 2 tasks of 384 columns, each one tile (24 zmm).
 // PY: def case_row_wide_dynamic(rng):
 // PY:     a, b = rng.standard_normal((6, 70), np.float32), rng.standard_normal((70, 512), np.float32)
 // PY:     return [a, b], [ref.matmul(a, b)]

