@@ -85,11 +85,12 @@ func.func @bf16_rows(%w: memref<512x256xbf16>, %r0: index, %r1: index) -> vector
 // -----
 
 // Left alone: f32 rows (the hardware prefetchers follow them), one row
-// at a time, f32 rows read one per step of the loop, and a loop that
-// steps over more than one row at a time.
+// at a time, f32 rows read one per step of the loop, a loop that steps
+// over more than one row at a time, and a buffer of the kernel's own (a
+// packed panel, in cache).
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT:     memref.prefetch
-func.func @left_alone(%f: memref<512x256xf32>, %h: memref<512x256xf16>, %r0: index, %r1: index) -> (vector<16xf32>, vector<16xf16>, vector<16xf32>, vector<16xf16>) {
+func.func @left_alone(%f: memref<512x256xf32>, %h: memref<512x256xf16>, %r0: index, %r1: index) -> (vector<16xf32>, vector<16xf16>, vector<16xf32>, vector<16xf16>, vector<16xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
@@ -118,7 +119,70 @@ func.func @left_alone(%f: memref<512x256xf32>, %h: memref<512x256xf16>, %r0: ind
     %n = arith.addf %acc, %x : vector<16xf16>
     scf.yield %n : vector<16xf16>
   }
-  return %a, %b, %c, %d : vector<16xf32>, vector<16xf16>, vector<16xf32>, vector<16xf16>
+  %panel = memref.alloc() : memref<256x32xf16>
+  %e = scf.for %k = %c0 to %c256 step %c1 iter_args(%acc = %zh) -> (vector<16xf16>) {
+    %x = vector.load %panel[%k, %c16] : memref<256x32xf16>, vector<16xf16>
+    %n = arith.addf %acc, %x : vector<16xf16>
+    scf.yield %n : vector<16xf16>
+  }
+  memref.dealloc %panel : memref<256x32xf16>
+  return %a, %b, %c, %d, %e : vector<16xf32>, vector<16xf16>, vector<16xf32>, vector<16xf16>, vector<16xf16>
+}
+
+// -----
+
+// Elements that are neither integers nor floats are left alone (and do not
+// crash the pass).
+// CHECK-LABEL: func.func @index_rows
+// CHECK-NOT:     memref.prefetch
+func.func @index_rows(%m: memref<64x64xindex>, %r0: index, %r1: index) -> (vector<4xindex>, vector<4xindex>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %z = arith.constant dense<0> : vector<4xindex>
+  %a = scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %z) -> (vector<4xindex>) {
+    %x = vector.load %m[%k, %c0] : memref<64x64xindex>, vector<4xindex>
+    %n = arith.addi %acc, %x : vector<4xindex>
+    scf.yield %n : vector<4xindex>
+  }
+  %b = scf.for %k = %c0 to %c64 step %c4 iter_args(%acc = %z) -> (vector<4xindex>) {
+    %x = vector.load %m[%r0, %k] : memref<64x64xindex>, vector<4xindex>
+    %y = vector.load %m[%r1, %k] : memref<64x64xindex>, vector<4xindex>
+    %s = arith.addi %x, %y : vector<4xindex>
+    %n = arith.addi %acc, %s : vector<4xindex>
+    scf.yield %n : vector<4xindex>
+  }
+  return %a, %b : vector<4xindex>, vector<4xindex>
+}
+
+// -----
+
+// Constant columns count their lines from column 0: loads at columns 0, 16
+// and 96 of a bf16 row read lines 0 and 3 (64-byte lines of 32 values).
+// CHECK-LABEL: func.func @constant_columns
+// CHECK:         scf.for
+// CHECK:           memref.prefetch %{{.*}}[%{{.*}}, %c0{{.*}}]
+// CHECK:           memref.prefetch %{{.*}}[%{{.*}}, %c96{{.*}}]
+// CHECK-NOT:       memref.prefetch
+// CHECK:           scf.yield
+func.func @constant_columns(%w: memref<128x128xbf16>) -> vector<16xbf16> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c96 = arith.constant 96 : index
+  %c128 = arith.constant 128 : index
+  %zero = arith.constant dense<0.0> : vector<16xbf16>
+  %r = scf.for %k = %c0 to %c128 step %c1 iter_args(%acc = %zero) -> (vector<16xbf16>) {
+    %a = vector.load %w[%k, %c0] : memref<128x128xbf16>, vector<16xbf16>
+    %b = vector.load %w[%k, %c16] : memref<128x128xbf16>, vector<16xbf16>
+    %c = vector.load %w[%k, %c96] : memref<128x128xbf16>, vector<16xbf16>
+    %s0 = arith.addf %a, %b : vector<16xbf16>
+    %s1 = arith.addf %s0, %c : vector<16xbf16>
+    %n = arith.addf %acc, %s1 : vector<16xbf16>
+    scf.yield %n : vector<16xbf16>
+  }
+  return %r : vector<16xbf16>
 }
 
 // -----

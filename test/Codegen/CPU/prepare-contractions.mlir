@@ -1,7 +1,9 @@
-// RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=skylake-avx512},func.func(transformer-cpu-prepare-contractions))' --split-input-file | FileCheck %s
-// RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=skylake-avx512},func.func(transformer-cpu-prepare-contractions,canonicalize))' --split-input-file | FileCheck %s --check-prefix=CANON
+// RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=skylake-avx512 threads=2},func.func(transformer-cpu-prepare-contractions))' --split-input-file | FileCheck %s
+// RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=skylake-avx512 threads=2},func.func(transformer-cpu-prepare-contractions,canonicalize))' --split-input-file | FileCheck %s --check-prefix=CANON
 // The register tile comes from the target: 4 x 16 with AVX2.
-// RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=haswell},func.func(transformer-cpu-prepare-contractions))' --split-input-file | FileCheck %s --check-prefix=AVX2
+// RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=haswell threads=2},func.func(transformer-cpu-prepare-contractions))' --split-input-file | FileCheck %s --check-prefix=AVX2
+// The row form's task widths follow the threads: 8 threads.
+// RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=skylake-avx512 threads=8},func.func(transformer-cpu-prepare-contractions))' --split-input-file | FileCheck %s --check-prefix=THREADS8
 
 // A generic contraction becomes a tagged linalg.contract with the same maps.
 // CHECK-DAG: #[[$A:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
@@ -307,10 +309,15 @@ func.func @dynamic_rows_epilogue(%a: tensor<?x32xf32>, %b: tensor<32x128xf32>, %
 // -----
 
 // The row form's tasks: the widest of 384, 256 and 128 columns that makes
-// an even number of them (768 columns: 2 tasks of 384 rather than 3 of 256,
-// which left one of two threads idle for a third of the time; 1024: 4 of
-// 256). A single row takes a task's columns in one register tile of up to
-// 24 zmm accumulators; AVX2 keeps 64 columns (8 ymm) per tile.
+// a multiple of the threads' number of them (two threads, 768 columns: 2
+// tasks of 384 rather than 3 of 256, which left one of two threads idle for
+// a third of the time; 1024: 4 of 256). A single row takes a task's columns
+// in one register tile of up to 24 zmm accumulators; AVX2 keeps 64 columns
+// (8 ymm) per tile. With 8 threads no width makes 8 tasks of 768 columns:
+// the dot form's rule, 6 tasks of 128.
+// THREADS8-DAG:   #[[$T128:.*]] = affine_map<()[s0] -> (s0 ceildiv 128)>
+// THREADS8-LABEL: func.func @row_tasks
+// THREADS8:         affine.apply #[[$T128]]()
 // CHECK-DAG:   #[[$TASKS384:.*]] = affine_map<()[s0] -> (s0 ceildiv 384)>
 // CHECK-DAG:   #[[$TASKS256:.*]] = affine_map<()[s0] -> (s0 ceildiv 256)>
 // CHECK-LABEL: func.func @row_tasks

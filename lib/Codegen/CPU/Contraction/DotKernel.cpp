@@ -75,18 +75,21 @@ int64_t getColumnsPerTask(linalg::LinalgOp op) {
 }
 
 /// Columns per task of the row form: the widest of kRowTaskColumns that
-/// divides a static width worth threads into an even number of tasks (the
-/// two threads then share them evenly, and a single row of A reads each
-/// task's stretch of B's row at once: getSingleRowTileVectors), else
-/// getColumnsPerTask's. GPT-2's 768-, 2304- and 3072-column projections get
-/// tasks of 384 columns instead of 128, 128 and 256: its bf16 decode step
-/// ran 8% faster on a Xeon with AVX-512, the f32 step 3%.
+/// divides a static width worth threads into a multiple of the target's
+/// threads (which then share the tasks evenly, and a single row of A reads
+/// each task's stretch of B's row at once: getSingleRowTileVectors), else
+/// getColumnsPerTask's. With two threads GPT-2's 768-, 2304- and
+/// 3072-column projections get tasks of 384 columns instead of 128, 128
+/// and 256: its bf16 decode step ran 8% faster on a Xeon with AVX-512, the
+/// f32 step 3%.
 int64_t getRowColumnsPerTask(linalg::LinalgOp op) {
   auto resultType = cast<ShapedType>(op.getDpsInits()[0].getType());
   int64_t width = resultType.getDimSize(1);
+  int64_t threads =
+      std::max<int64_t>(1, static_cast<int64_t>(CPUTarget::forOp(op).threads));
   if (!ShapedType::isDynamic(width) && isContractionWorthThreads(op))
     for (int64_t columns : kRowTaskColumns)
-      if (width % columns == 0 && (width / columns) % 2 == 0)
+      if (width % columns == 0 && (width / columns) % threads == 0)
         return columns;
   return getColumnsPerTask(op);
 }
@@ -109,10 +112,12 @@ int64_t getSingleRowTileVectors(linalg::LinalgOp op, int64_t perTask) {
   int64_t width = resultType.getDimSize(1);
   if (ShapedType::isDynamic(width))
     return vectors;
-  // The accumulators, and B's vectors, A's broadcast and the addresses in
-  // the other 8 registers: 24 zmm of 32, 8 ymm of 16.
+  // The accumulators in all but 8 registers (24 zmm of 32, 8 ymm of 16),
+  // the others for B's vectors being widened and A's broadcast; a multiple
+  // of the groups' 64-column parts, which the same tiles are cut into.
   int64_t wide = std::min<int64_t>(
       perTask / lanes, static_cast<int64_t>(target.vectorRegisters) - 8);
+  wide -= wide % vectors;
   if (wide <= vectors || perTask % (wide * lanes) != 0 ||
       width % (wide * lanes) != 0)
     return vectors;

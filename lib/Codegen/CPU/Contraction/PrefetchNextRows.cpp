@@ -1,4 +1,4 @@
-//===- PrefetchNextRows.cpp - Prefetch B's rows two groups ahead -------===//
+//===- PrefetchNextRows.cpp - Prefetch the few-rows kernels' B rows ------===//
 //
 // The few-rows kernels of a B indexed (n, k) (the dot-product form: decode
 // steps, the LM head) read a group of rows of B side by side along k, then
@@ -7,7 +7,9 @@
 // streamed at 13 GB/s where the same kernel reads it at 40 GB/s from L3.
 // This pass makes each row's reads prefetch the same place in the row two
 // groups further on, so that the rows arrive before their group is
-// computed.
+// computed. The row form (B indexed (k, n)) reads a stretch of B's row k per
+// step of k, rows a matrix row apart; for 16-bit B it prefetches the
+// stretch some rows ahead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +47,14 @@ constexpr int64_t kRowsAhead = 16;
 
 /// Bytes per cache line.
 constexpr int64_t kCacheLineBytes = 64;
+
+/// At most this many lines of a row are prefetched per read column (a
+/// single-row tile of 384 bf16 columns reads 12).
+constexpr size_t kMaxLinesAhead = 32;
+
+/// Column offsets beyond this are not split off as constants (so that the
+/// offset arithmetic cannot overflow).
+constexpr int64_t kMaxColumnOffset = int64_t(1) << 32;
 
 /// How many groups ahead the prefetches read. One group of a 768-deep row
 /// (GPT-2's decode projections) is computed in a few hundred cycles, less
@@ -100,63 +110,76 @@ struct PrefetchNextRowsPass
 
   /// For a loop whose induction variable is the row of its reads of a
   /// memref (B indexed (k, n) in the row form's kernel, one step of k per
-  /// iteration), one prefetch per cache line of each stretch of a row the
-  /// body reads (reads at a common column plus constants form one stretch):
-  /// the same stretch kRowsAhead rows further on, clamped to the last row.
+  /// iteration), one prefetch per cache line that the body's loads of a row
+  /// cover: the same line kRowsAhead rows further on, clamped to the last
+  /// row, before the first of those loads. Lines are counted from each
+  /// load's column as a loop-invariant value plus a constant.
   void prefetchRowsAhead(scf::ForOp loop) {
     Value iv = loop.getInductionVar();
     std::optional<int64_t> step = getConstantIntValue(loop.getStep());
     if (!step || *step != 1)
       return;
-    /// The columns [lo, hi) past `column` that the body reads of a row.
-    struct Stretch {
+    /// The lines read past one loop-invariant column of a row (or past
+    /// column 0 for constant columns).
+    struct Lines {
       Operation *firstRead;
-      int64_t lo, hi;
+      int64_t lineElements;
+      std::set<int64_t> lines;
     };
-    llvm::MapVector<std::pair<Value, Value>, Stretch> stretches;
+    llvm::MapVector<std::pair<Value, Value>, Lines> linesByColumn;
     for (Operation &op : loop.getBody()->without_terminator()) {
       auto load = dyn_cast<vector::LoadOp>(op);
-      if (!load || load.getMemRefType().getRank() != 2 ||
-          load.getIndices()[0] != iv ||
-          load.getMemRefType().getElementTypeBitWidth() >= 32 ||
-          !loop.isDefinedOutsideOfLoop(load.getBase()) ||
+      if (!load)
+        continue;
+      MemRefType type = load.getMemRefType();
+      VectorType vector = load.getVectorType();
+      Value base = load.getBase();
+      if (type.getRank() != 2 || vector.getRank() != 1 || vector.isScalable() ||
+          !type.getElementType().isIntOrFloat() ||
+          type.getElementTypeBitWidth() >= 32 ||
+          type.getElementTypeBitWidth() < 8 || load.getIndices()[0] != iv ||
+          !loop.isDefinedOutsideOfLoop(base) ||
           !loop.isDefinedOutsideOfLoop(load.getIndices()[1]))
         continue;
-      Value column = load.getIndices()[1];
-      int64_t offset = 0;
-      if (auto add = column.getDefiningOp<arith::AddIOp>())
-        if (std::optional<int64_t> c = getConstantIntValue(add.getRhs())) {
-          column = add.getLhs();
-          offset = *c;
-        }
-      int64_t end = offset + load.getVectorType().getNumElements();
-      auto [it, inserted] = stretches.insert(
-          {{load.getBase(), column}, Stretch{&op, offset, end}});
-      if (!inserted) {
-        it->second.lo = std::min(it->second.lo, offset);
-        it->second.hi = std::max(it->second.hi, end);
-      }
-    }
-    for (auto &[key, stretch] : stretches) {
-      auto [base, column] = key;
-      auto type = cast<MemRefType>(base.getType());
+      // A buffer of the kernel's own (a packed panel) is in cache already.
+      if (base.getDefiningOp<memref::AllocOp>() ||
+          base.getDefiningOp<memref::AllocaOp>() ||
+          base.getDefiningOp<memref::ViewOp>())
+        continue;
+      auto [column, offset] = splitConstantOffset(load.getIndices()[1]);
       int64_t lineElements =
           kCacheLineBytes * 8 / type.getElementTypeBitWidth();
-      Location loc = stretch.firstRead->getLoc();
+      int64_t first = llvm::divideFloorSigned(offset, lineElements);
+      int64_t last = llvm::divideFloorSigned(
+          offset + vector.getNumElements() - 1, lineElements);
+      Lines &lines = linesByColumn[{base, column}];
+      if (!lines.firstRead)
+        lines = Lines{&op, lineElements, {}};
+      for (int64_t line = first; line <= last; ++line)
+        lines.lines.insert(line);
+    }
+    for (auto &[key, lines] : linesByColumn) {
+      auto [base, column] = key;
+      // A scatter of far-apart reads is not a stretch of a row.
+      if (lines.lines.size() > kMaxLinesAhead)
+        continue;
+      Location loc = lines.firstRead->getLoc();
       OpBuilder invariant(loop);
       Value lastRow = invariant.createOrFold<arith::SubIOp>(
           loc, invariant.createOrFold<memref::DimOp>(loc, base, 0),
           arith::ConstantIndexOp::create(invariant, loc, 1));
       Value ahead = arith::ConstantIndexOp::create(invariant, loc, kRowsAhead);
       SmallVector<Value> lineColumns;
-      for (int64_t at = stretch.lo; at < stretch.hi; at += lineElements)
+      for (int64_t line : lines.lines) {
+        int64_t at = line * lines.lineElements;
+        Value offset = arith::ConstantIndexOp::create(invariant, loc, at);
         lineColumns.push_back(
-            at == 0 ? column
-                    : arith::AddIOp::create(
-                          invariant, loc, column,
-                          arith::ConstantIndexOp::create(invariant, loc, at))
-                          .getResult());
-      OpBuilder b(stretch.firstRead);
+            !column   ? offset
+            : at == 0 ? column
+                      : arith::AddIOp::create(invariant, loc, column, offset)
+                            .getResult());
+      }
+      OpBuilder b(lines.firstRead);
       Value row = arith::MinSIOp::create(
           b, loc, arith::AddIOp::create(b, loc, iv, ahead), lastRow);
       for (Value lineColumn : lineColumns)
@@ -164,6 +187,27 @@ struct PrefetchNextRowsPass
                                    /*isWrite=*/false, kLocality,
                                    /*isDataCache=*/true);
     }
+  }
+
+  /// `index` as a value plus a constant: (x, c) for `arith.addi x, c` (the
+  /// constant on either side), (nullptr, c) for a constant, else (index, 0).
+  /// Constants of more than kMaxColumnOffset leave the index whole.
+  static std::pair<Value, int64_t> splitConstantOffset(Value index) {
+    auto fits = [](std::optional<int64_t> c) {
+      return c && *c >= -kMaxColumnOffset && *c <= kMaxColumnOffset;
+    };
+    std::optional<int64_t> constant = getConstantIntValue(index);
+    if (fits(constant))
+      return {Value(), *constant};
+    if (auto add = index.getDefiningOp<arith::AddIOp>()) {
+      std::optional<int64_t> rhs = getConstantIntValue(add.getRhs());
+      if (fits(rhs))
+        return {add.getLhs(), *rhs};
+      std::optional<int64_t> lhs = getConstantIntValue(add.getLhs());
+      if (fits(lhs))
+        return {add.getRhs(), *lhs};
+    }
+    return {index, 0};
   }
 
   /// For each memref whose rows `loop` reads in a group of two or more, one
@@ -187,6 +231,7 @@ struct PrefetchNextRowsPass
       // the hardware prefetchers follow on their own (no gain measured).
       if (group < 2 ||
           (!ShapedType::isDynamic(rowCount) && rowCount <= group) ||
+          !type.getElementType().isIntOrFloat() ||
           type.getElementTypeBitWidth() >= 32)
         continue;
       OpBuilder invariant(loop);
