@@ -330,12 +330,14 @@ def TransformerCPUPrefetchNextRowsPass
     is preceded by one prefetch of `%w[min(%row3 + 8, 4863), %block, %c0]`.
 
     Second, on every `scf.for` of step 1 whose induction variable is the row
-    of `vector.load`s of a 2-D memref of elements narrower than 32 bits at
-    loop-invariant columns (the row form's kernels of a B indexed (k, n):
+    of 1-D `vector.load`s of a 2-D memref of 8- or 16-bit integers or floats
+    at loop-invariant columns (the row form's kernels of a B indexed (k, n):
     each step of k reads a stretch of B's row k), it prefetches each cache
-    line of each stretch (loads at a common column plus constants form one
-    stretch) 16 rows further on, clamped to the last row, before the
-    stretch's first load. f32 rows are left alone here too.
+    line those loads cover (counted from a column that is a value plus a
+    constant, at most 32 lines per value) 16 rows further on, clamped to
+    the last row, before the first of the loads. f32 rows are left alone
+    here too, and so are the kernel's own buffers (`memref.alloc`,
+    `memref.view`: packed panels, in cache).
 
     Why: the row form's steps of k read rows of B a matrix row apart, which
     the hardware prefetchers do not follow; a few hundred bytes per step
