@@ -9,7 +9,8 @@
 // row by row into a contiguous block buffer, then panels 32 columns wide
 // into a panel buffer (both allocated once per cache tile), which register
 // tiles of 8x32 read: their 16 accumulators stay in registers across the
-// k loop, 8 FMAs on vector<32xf32> (two zmm each) per k step.
+// k loop, 8 FMAs on vector<32xf32> (two zmm each) per k step, 4 steps per
+// iteration (the loop unrolled).
 // CHECK-LABEL: func.func @divisible
 // CHECK:         scf.forall ({{.*}}) in (4, 4) {
 // CHECK:           %[[BLOCK:.*]] = memref.alloc() {alignment = 64 : i64} : memref<131072xi8>
@@ -27,9 +28,9 @@
 // CHECK:                 vector.transfer_write {{.*}}, %[[VIEW]]{{.*}} : vector<8x32xf32>, memref<128x32xf32>
 // CHECK:               scf.for {{.*}} step %c8
 // CHECK:                 vector.transfer_read %arg2{{.*}} vector<8x32xf32>
-// CHECK:                 scf.for {{.*}} iter_args({{.*}}) -> (vector<8x32xf32>) {
+// CHECK:                 scf.for {{.*}} step %c4 iter_args({{.*}}) -> (vector<8x32xf32>) {
 // CHECK:                   vector.transfer_read %[[VIEW]]
-// CHECK-COUNT-8:           vector.fma {{.*}} : vector<32xf32>
+// CHECK-COUNT-32:          vector.fma {{.*}} : vector<32xf32>
 // CHECK-NOT:               vector.fma
 // CHECK:                   scf.yield {{.*}} : vector<8x32xf32>
 // CHECK:                 vector.transfer_write {{.*}} vector<8x32xf32>
@@ -44,8 +45,8 @@
 // AVX2:             scf.for {{.*}} step %c16
 // AVX2:               memref.view {{.*}} to memref<256x16xf32>
 // AVX2:               scf.for {{.*}} step %c6
-// AVX2:                 scf.for {{.*}} iter_args({{.*}}) -> (vector<6x16xf32>) {
-// AVX2-COUNT-6:           vector.fma {{.*}} : vector<16xf32>
+// AVX2:                 scf.for {{.*}} step %c4 iter_args({{.*}}) -> (vector<6x16xf32>) {
+// AVX2-COUNT-24:          vector.fma {{.*}} : vector<16xf32>
 // AVX2-NOT:               vector.fma
 // AVX2:                   scf.yield {{.*}} : vector<6x16xf32>
 func.func @divisible(%a: memref<1024x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<1024x1024xf32>) {

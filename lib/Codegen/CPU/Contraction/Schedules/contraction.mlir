@@ -28,14 +28,14 @@
 //                  quarter of the L2; a multiple of the register rows), n
 //                  %cache_n, k %cache_k: a k x n block of
 //                  B stays in half the L2, a register tile's k x n panel of
-//                  B in half the L1 (AVX-512 with a 32 KiB L1: 256 x 128,
-//                  AVX2: 256 x 256); m x n tiles are the units of work for
-//                  the threads
+//                  B in two thirds of the L1 (AVX-512 with a 32 KiB L1:
+//                  n 256 x k 128, with 48 KiB 256 x 256; AVX2: 256 x 256);
+//                  m x n tiles are the units of work for the threads
 //   register tile  m %reg_m, n %reg_n, k 1: two vectors along n and as many
 //                  rows as leave room for B's two vectors and A's broadcast
 //                  (AVX-512: 8 x 32, 16 of the 32 zmm; AVX2: 6 x 16, 12 of
 //                  the 16 ymm); per k step 2 loads of B, m broadcasts of A,
-//                  2m FMAs
+//                  2m FMAs; the k loop unrolled by 4
 //   transposes     %lanes x %lanes tiles (the target's f32 lanes: 16 x 16
 //                  with AVX-512, 8 x 8 with AVX2), transposed in registers
 // A schedule given with --transform-schedule may take the payload root
@@ -247,6 +247,7 @@ module attributes {transform.with_named_sequence} {
       %reg_n: !transform.param<i64> {transform.readonly}) {
     %t, %n, %k1 = transform.structured.tile_using_for %op tile_sizes [0, %reg_n, 1]
         : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.op<"scf.for">, !transform.any_op)
+    transform.annotate %k1 "transformer.unroll_k" : !transform.any_op
     transform.include @peel failures(suppress) (%n) : (!transform.op<"scf.for">) -> ()
     transform.yield
   }
@@ -313,6 +314,7 @@ module attributes {transform.with_named_sequence} {
       %reg_n: !transform.param<i64> {transform.readonly}) {
     %t, %n, %k1 = transform.structured.tile_using_for %op tile_sizes [0, 0, %reg_n, 1]
         : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.op<"scf.for">, !transform.any_op)
+    transform.annotate %k1 "transformer.unroll_k" : !transform.any_op
     transform.include @peel failures(suppress) (%n) : (!transform.op<"scf.for">) -> ()
     transform.yield
   }
@@ -591,6 +593,14 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.vector.lower_transpose lowering_strategy = "shuffle_16x16" avx2_lowering_strategy = true
       transform.apply_patterns.vector.lower_transfer max_transfer_rank = 1
     } : !transform.any_op
+
+    // 5. The register tiles' k loops unrolled by 4: one step of k is 2m FMAs
+    // and its loop's increment, compare and branch, which the scheduler may
+    // put on the ports the FMAs need; unrolled, they are a quarter as many.
+    // A loop whose trip count 4 does not divide keeps a remainder loop.
+    %k_loops = transform.structured.match attributes {transformer.unroll_k} in %root
+        : (!transform.any_op) -> !transform.op<"scf.for">
+    transform.loop.unroll %k_loops {factor = 4} : !transform.op<"scf.for">
     transform.yield
   }
 }
