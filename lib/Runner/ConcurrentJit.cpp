@@ -160,7 +160,7 @@ ConcurrentJit::create(std::unique_ptr<Module> module,
           return std::make_unique<SectionMemoryManager>();
         });
     // What MLIR's ExecutionEngine registers too: gdb sees the code, and
-    // `perf` with JITDUMPDIR set (docs/performance.md, profiling).
+    // `perf` with JITDUMPDIR set (docs/performance.md, "Profiling").
     if (JITEventListener *gdb =
             JITEventListener::createGDBRegistrationListener())
       layer->registerJITEventListener(*gdb);

@@ -40,6 +40,10 @@ constexpr int64_t kMinThreadedRowElements = int64_t(1) << 16;
 /// and less than it costs when they sleep.
 constexpr int64_t kMinThreadedFlops = int64_t(1) << 20;
 
+/// Bytes per cache line on every x86 CPU we build for: the unit of the
+/// software prefetches.
+constexpr int64_t kCacheLineBytes = 64;
+
 /// Whether the contraction `op` has kMinThreadedFlops of work or more (2
 /// flops per point of its static iteration space), enough for the threads;
 /// a dynamic size counts as enough.

@@ -230,6 +230,19 @@ def TransformerCPUCodegenPass
     `populateMathPolynomialApproximationPatterns`), vectorized like the rest
     rather than libm calls per lane.
 
+    The schedule's k block (its fifth parameter) is the target's, or half
+    of it where that leaves fewer of the module's contractions of static
+    depth with a remainder block (K = 896 is 3 x 256 + 128 but 7 x 128): a
+    remainder block is a second copy of every register-tile variant.
+
+    The k loops that the schedule tagged `transformer.unroll_k` (the
+    built-in one tags its register tiles' loops along k) are unrolled by 4
+    when they run a static number of steps that 4 divides and carry a
+    register tile of 2 rows or more: one step of k is 2m FMAs plus the
+    loop's increment, compare and branch, which the core may issue on the
+    ports the FMAs need. Remainder tiles (one row, or of dynamic size) stay
+    rolled, to spare compile time. The tag is removed either way.
+
     Runs on bufferized IR (memrefs), after `transformer-cpu-prepare-
     contractions` tagged the contractions.
   }];

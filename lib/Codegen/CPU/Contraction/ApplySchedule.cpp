@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/TransformOps/DialectExtension.h"
 #include "mlir/Dialect/Linalg/Transforms/AllInterfaces.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/SCF/TransformOps/SCFTransformOps.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/TensorTilingInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
@@ -49,6 +51,62 @@ namespace {
 /// panel and k block. The buffer holds nothing from one iteration to the
 /// next, so one buffer serves them all. Any op other than an scf.for (an
 /// scf.forall, an scf.if) stops the climb. Aligned to a cache line.
+/// The attribute with which a schedule tags the k loops of its register
+/// tiles (see unrollRegisterTileKLoops).
+constexpr llvm::StringLiteral kUnrollKAttrName = "transformer.unroll_k";
+constexpr int64_t kKUnrollFactor = 4;
+
+/// The k block the schedule tiles the module's contractions by: the
+/// target's, or half of it where that leaves fewer contractions of static
+/// depth with a remainder block (Qwen2's 896 = 3 x 256 + 128 is 7 x 128). A
+/// remainder block is a second copy of every register-tile variant of the
+/// cache tile: compile time, for no speed.
+int64_t chooseKBlock(ModuleOp module, int64_t targetK) {
+  int64_t half = targetK / 2;
+  if (half < kKUnrollFactor)
+    return targetK;
+  int64_t remaindersFull = 0, remaindersHalf = 0;
+  module.walk([&](linalg::LinalgOp op) {
+    auto tag = op->getAttrOfType<StringAttr>(kContractionAttrName);
+    if (!tag || !llvm::is_contained({"mnk", "bmnk", "mnk_tile", "bmnk_tile"},
+                                    tag.getValue()))
+      return;
+    int64_t depth = op.getStaticLoopRanges().back();
+    if (ShapedType::isDynamic(depth) || depth <= half)
+      return;
+    remaindersFull += depth % targetK != 0;
+    remaindersHalf += depth % half != 0;
+  });
+  return remaindersHalf < remaindersFull ? half : targetK;
+}
+
+/// Unrolls by 4 the k loops tagged `transformer.unroll_k` that run a
+/// register tile of several rows (a 2-D accumulator vector of 2 rows or
+/// more) a static number of steps that 4 divides. One step of k is then 2m
+/// FMAs plus the loop's increment, compare and branch, which the core may
+/// issue on the ports the FMAs need; unrolled, a quarter as many. The
+/// remainder tiles (one row, or a dynamic size) stay rolled: they are rare,
+/// and a copy of each unrolled would cost compile time in every kernel.
+void unrollRegisterTileKLoops(ModuleOp module) {
+  SmallVector<scf::ForOp> loops;
+  module.walk([&](scf::ForOp loop) {
+    if (loop->removeAttr(kUnrollKAttrName))
+      loops.push_back(loop);
+  });
+  for (scf::ForOp loop : loops) {
+    std::optional<APInt> trips = loop.getStaticTripCount();
+    if (!trips || trips->getZExtValue() < uint64_t(kKUnrollFactor) ||
+        trips->getZExtValue() % kKUnrollFactor != 0)
+      continue;
+    bool tileOfRows = llvm::any_of(loop.getInitArgs(), [](Value init) {
+      auto type = dyn_cast<VectorType>(init.getType());
+      return type && type.getRank() == 2 && type.getDimSize(0) >= 2;
+    });
+    if (tileOfRows)
+      (void)loopUnrollByFactor(loop, kKUnrollFactor);
+  }
+}
+
 void hoistLoopLocalAllocations(ModuleOp module) {
   SmallVector<memref::AllocOp> allocs;
   module.walk([&](memref::AllocOp alloc) {
@@ -143,8 +201,9 @@ struct CPUCodegenPass
     CPUTarget target = CPUTarget::forOp(module);
     RegisterTile registers = target.contractionRegisterTile();
     CacheTile cache = target.contractionCacheTile();
+    int64_t blockK = chooseKBlock(module, cache.k);
     SmallVector<int64_t> sizes = {registers.m, registers.n, cache.m,
-                                  cache.n,     cache.k,     target.f32Lanes()};
+                                  cache.n,     blockK,      target.f32Lanes()};
     auto sequence = cast<transform::NamedSequenceOp>(entry);
     unsigned arguments = sequence.getFunctionType().getNumInputs();
     if (arguments < 1 || arguments > 1 + sizes.size()) {
@@ -168,6 +227,7 @@ struct CPUCodegenPass
             **scheduleModule, transform::TransformOptions())))
       return signalPassFailure();
     hoistLoopLocalAllocations(module);
+    unrollRegisterTileKLoops(module);
     // The tags have done their job; later passes and printed IR do not need
     // them.
     module.walk([](Operation *op) { op->removeAttr(kContractionAttrName); });

@@ -26,8 +26,6 @@ using namespace mlir::transformer;
 
 namespace {
 
-constexpr int64_t kCacheLineBytes = 64;
-
 /// The register tile's k loop: constant bounds, and one loop-carried value,
 /// the accumulators as a 2-D vector (kept in registers by the schedule's
 /// hoisting).

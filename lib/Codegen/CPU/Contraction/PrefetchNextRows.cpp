@@ -45,9 +45,6 @@ constexpr unsigned kLocality = 1;
 /// are left alone: the prefetches made the f32 step 3% slower there.
 constexpr int64_t kRowsAhead = 16;
 
-/// Bytes per cache line.
-constexpr int64_t kCacheLineBytes = 64;
-
 /// At most this many lines of a row are prefetched per read column (a
 /// single-row tile of 384 bf16 columns reads 12).
 constexpr size_t kMaxLinesAhead = 32;

@@ -102,8 +102,8 @@ struct CPUTarget {
   /// A's broadcast: 8 x 32 with 32 zmm registers, 6 x 16 with 16 ymm.
   RegisterTile contractionRegisterTile() const;
   /// The contraction's cache tile: k such that a register tile's packed
-  /// panel of B (k x n) fills at most two thirds of the L1, n such that a k x n block
-  /// of B fills at most half the L2.
+  /// panel of B (k x n) fills at most two thirds of the L1, n such that a k x n
+  /// block of B fills at most half the L2.
   CacheTile contractionCacheTile() const;
 
   /// What --print-target shows: the facts and the tiles derived from them.

@@ -30,12 +30,15 @@
 //                  B stays in half the L2, a register tile's k x n panel of
 //                  B in two thirds of the L1 (AVX-512 with a 32 KiB L1:
 //                  n 256 x k 128, with 48 KiB 256 x 256; AVX2: 256 x 256);
-//                  m x n tiles are the units of work for the threads
+//                  m x n tiles are the units of work for the threads. The
+//                  codegen pass passes half the target's k where that
+//                  leaves fewer contractions with a remainder k block
 //   register tile  m %reg_m, n %reg_n, k 1: two vectors along n and as many
 //                  rows as leave room for B's two vectors and A's broadcast
 //                  (AVX-512: 8 x 32, 16 of the 32 zmm; AVX2: 6 x 16, 12 of
 //                  the 16 ymm); per k step 2 loads of B, m broadcasts of A,
-//                  2m FMAs; the k loop unrolled by 4
+//                  2m FMAs; the k loop is tagged transformer.unroll_k, for
+//                  the codegen pass to unroll it (see its description)
 //   transposes     %lanes x %lanes tiles (the target's f32 lanes: 16 x 16
 //                  with AVX-512, 8 x 8 with AVX2), transposed in registers
 // A schedule given with --transform-schedule may take the payload root
@@ -593,14 +596,6 @@ module attributes {transform.with_named_sequence} {
       transform.apply_patterns.vector.lower_transpose lowering_strategy = "shuffle_16x16" avx2_lowering_strategy = true
       transform.apply_patterns.vector.lower_transfer max_transfer_rank = 1
     } : !transform.any_op
-
-    // 5. The register tiles' k loops unrolled by 4: one step of k is 2m FMAs
-    // and its loop's increment, compare and branch, which the scheduler may
-    // put on the ports the FMAs need; unrolled, they are a quarter as many.
-    // A loop whose trip count 4 does not divide keeps a remainder loop.
-    %k_loops = transform.structured.match attributes {transformer.unroll_k} in %root
-        : (!transform.any_op) -> !transform.op<"scf.for">
-    transform.loop.unroll %k_loops {factor = 4} : !transform.op<"scf.for">
     transform.yield
   }
 }
