@@ -43,14 +43,6 @@ using namespace mlir::transformer;
 
 namespace {
 
-/// Moves the buffers that the schedule allocates inside loops (B's packed
-/// panels, from `transform.structured.promote`: a `memref.alloc` of static
-/// shape used and freed in one loop body) before the outermost loop of the
-/// nest, stopping at an `scf.forall` (each of whose tasks keeps its own
-/// buffer) or the function: one allocation per cache tile rather than one per
-/// panel and k block. The buffer holds nothing from one iteration to the
-/// next, so one buffer serves them all. Any op other than an scf.for (an
-/// scf.forall, an scf.if) stops the climb. Aligned to a cache line.
 /// The attribute with which a schedule tags the k loops of its register
 /// tiles (see unrollRegisterTileKLoops).
 constexpr llvm::StringLiteral kUnrollKAttrName = "transformer.unroll_k";
@@ -107,6 +99,14 @@ void unrollRegisterTileKLoops(ModuleOp module) {
   }
 }
 
+/// Moves the buffers that the schedule allocates inside loops (B's packed
+/// panels, from `transform.structured.promote`: a `memref.alloc` of static
+/// shape used and freed in one loop body) before the outermost loop of the
+/// nest, stopping at an `scf.forall` (each of whose tasks keeps its own
+/// buffer) or the function: one allocation per cache tile rather than one per
+/// panel and k block. The buffer holds nothing from one iteration to the
+/// next, so one buffer serves them all. Any op other than an scf.for (an
+/// scf.forall, an scf.if) stops the climb. Aligned to a cache line.
 void hoistLoopLocalAllocations(ModuleOp module) {
   SmallVector<memref::AllocOp> allocs;
   module.walk([&](memref::AllocOp alloc) {
