@@ -141,6 +141,7 @@ static void addThreading(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createForallToForLoopPass());
     return;
   }
+  pm.addNestedPass<func::FuncOp>(createTransformerStackTaskTemporariesPass());
   pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
   ConvertSCFToOpenMPPassOptions omp;
   omp.numThreads = threads;

@@ -215,6 +215,28 @@ def TransformerReshapeMultiDynamicExpandsPass
                            "::mlir::tensor::TensorDialect"];
 }
 
+def TransformerStackTaskTemporariesPass
+    : Pass<"transformer-stack-task-temporaries", "::mlir::func::FuncOp"> {
+  let summary = "Put the small temporary buffers of parallel tasks on the stack";
+  let description = [{
+    A task of an `scf.forall` (a cache tile of a row op or a contraction)
+    that allocates its own temporaries (`memref.alloc` of static shape in
+    the forall's body, freed there: the tile-sized buffers of softmax's
+    and layer_norm's chains, B's transposed blocks) would call `malloc`
+    and `free` once per task on whichever thread runs it. glibc's
+    allocator serializes threads on an arena's lock, and transformer-run
+    keeps one arena, so the threads of a small kernel wait on each other
+    (a futex sleep) in about every other call. This pass turns those
+    allocations into `memref.alloca` and wraps the body in
+    `memref.alloca_scope`, so that each task's stack space is released when
+    it ends and a thread that runs many tasks does not grow its stack. At
+    most 64 KiB per task go on the stack (the OpenMP worker threads have 4
+    MiB); larger buffers, and allocations of dynamic size, stay on the heap.
+    Run before the forall becomes a parallel loop.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def TransformerReturnInPlaceArgumentsPass
     : Pass<"transformer-return-in-place-arguments", "::mlir::ModuleOp"> {
   let summary = "Return an argument marked transformer.in_place without a copy";
