@@ -72,9 +72,12 @@ def run_ours(tool, workdir, index, w, quick, extra_flags):
             return {"error": lines[-1] if lines else "exit %d" % proc.returncode}
         compile_ms = re.search(r"compile: ([0-9.]+) ms", proc.stdout)
         median = re.search(r"median ([0-9.]+) ms", proc.stdout)
-        if not compile_ms or not median:
+        fastest = re.search(r"min ([0-9.]+) ms", proc.stdout)
+        if not compile_ms or not median or not fastest:
             return {"error": "unexpected transformer-run output"}
         return {"median_ms": float(median.group(1)), "reps": reps,
+                "spread": float(median.group(1)) / max(
+                    float(fastest.group(1)), 1e-9),
                 "compile_ms": float(compile_ms.group(1)), "wall_s": wall}
 
     # One call to size the run, then enough calls for about a second.
@@ -129,6 +132,8 @@ def merge_rounds(results):
         times = [r["median_ms"] for r in results]
         merged["median_ms"] = statistics.median(times)
         merged["rounds_ms"] = times
+        if all("spread" in r for r in results):
+            merged["spread"] = max(r["spread"] for r in results)
     return merged
 
 
@@ -147,6 +152,14 @@ def fmt_ms(ms):
     if ms is None:
         return "-"
     return "%.3f" % ms if ms < 10 else "%.1f" % ms
+
+
+def spread(result):
+    """The median call over the fastest within one process (with --rounds,
+    the largest of the rounds')."""
+    if "spread" not in result:
+        return "-"
+    return "%.2f" % result["spread"]
 
 
 def fmt_ratio(ours, theirs):
@@ -269,6 +282,7 @@ def main():
               "GB/s"]
     for t in extra_threads:
         header += ["ours-%dt ms" % t, "ours-%dt GFLOP/s" % t]
+    header += ["ours-%dt median/min" % t for t in ours_threads]
     header += [k + " ms" for k in keys] + ["ours/" + k for k in keys]
     header += ["compile ms", "max err"]
     rows = []
@@ -287,6 +301,7 @@ def main():
             ms_t = ours_at[t][w.name].get("median_ms")
             row += [fmt_ms(ms_t),
                     "%.1f" % (w.flops / (ms_t * 1e-3) / 1e9) if ms_t else "-"]
+        row += [spread(ours_at[t][w.name]) for t in ours_threads]
         row += [fmt_ms(baselines[k][w.name]["median_ms"]) for k in keys]
         row += [fmt_ratio(ours_ms_for(k, w.name),
                           baselines[k][w.name]["median_ms"]) for k in keys]

@@ -7,16 +7,17 @@
 // RUN: %python -c "import json; d = json.load(open('%t.json')); \
 // RUN:   print(len(d['workloads']), all('median_ms' in w['ours'] for w in d['workloads']))" \
 // RUN:   | FileCheck %s --check-prefix=JSON
-// --rounds N: each time is the median of N rounds, each round's time kept.
+// --rounds N: each time is the median of N rounds, each round's time kept;
+// median/min is the largest of the rounds'.
 // RUN: %python %src_root/bench/bench.py --quick --baselines numpy --threads 1 \
 // RUN:   --ours-threads 1 --only add --rounds 2 --build %obj_root --json %t.rounds.json 2>%t.rounds.log
 // RUN: %python -c "import json; d = json.load(open('%t.rounds.json')); w = d['workloads'][0]; \
-// RUN:   print(w['name'], len(w['ours']['rounds_ms']), len(w['baselines']['numpy-1t']['rounds_ms']))" \
+// RUN:   print(w['name'], len(w['ours']['rounds_ms']), len(w['baselines']['numpy-1t']['rounds_ms']), w['ours']['spread'] >= 1)" \
 // RUN:   | FileCheck %s --check-prefix=ROUNDS
 // RUN: not %python %src_root/bench/bench.py --rounds 0 --build %obj_root 2>&1 | FileCheck %s --check-prefix=BAD-ROUNDS
 
-// CHECK: | workload | ours-1t ms | GFLOP/s | % peak | GB/s | ours-2t ms | ours-2t GFLOP/s | numpy-1t ms | ours/numpy-1t | compile ms | max err |
-// CHECK: | matmul 64^3 | {{[0-9.]+}} | {{[0-9.]+}} |
+// CHECK: | workload | ours-1t ms | GFLOP/s | % peak | GB/s | ours-2t ms | ours-2t GFLOP/s | ours-1t median/min | ours-2t median/min | numpy-1t ms | ours/numpy-1t | compile ms | max err |
+// CHECK: | matmul 64^3 | {{[0-9.]+}} | {{[0-9.]+}} | {{[0-9]+}}% | {{[0-9.]+}} | {{[0-9.]+}} | {{[0-9.]+}} | {{[0-9.]+}} | {{[0-9.]+}} |
 // CHECK: | linear 8x32 -> 48 |
 // CHECK: | layer_norm 8x32 |
 // CHECK: | softmax 8x32 |
@@ -28,5 +29,5 @@
 // CHECK-NOT: error
 // CHECK: numpy-1t: version
 // JSON: 9 True
-// ROUNDS: add 8x32 2 2
+// ROUNDS: add 8x32 2 2 True
 // BAD-ROUNDS: Error: --rounds must be at least 1, got 0
