@@ -132,6 +132,7 @@ def merge_rounds(results):
         times = [r["median_ms"] for r in results]
         merged["median_ms"] = statistics.median(times)
         merged["rounds_ms"] = times
+        merged["process_spread"] = max(times) / max(min(times), 1e-9)
         if all("spread" in r for r in results):
             merged["spread"] = max(r["spread"] for r in results)
     return merged
@@ -283,6 +284,8 @@ def main():
     for t in extra_threads:
         header += ["ours-%dt ms" % t, "ours-%dt GFLOP/s" % t]
     header += ["ours-%dt median/min" % t for t in ours_threads]
+    if args.rounds > 1:
+        header += ["ours-%dt processes max/min" % t for t in ours_threads]
     header += [k + " ms" for k in keys] + ["ours/" + k for k in keys]
     header += ["compile ms", "max err"]
     rows = []
@@ -302,6 +305,10 @@ def main():
             row += [fmt_ms(ms_t),
                     "%.1f" % (w.flops / (ms_t * 1e-3) / 1e9) if ms_t else "-"]
         row += [spread(ours_at[t][w.name]) for t in ours_threads]
+        if args.rounds > 1:
+            row += ["%.2f" % ours_at[t][w.name]["process_spread"]
+                    if "process_spread" in ours_at[t][w.name] else "-"
+                    for t in ours_threads]
         row += [fmt_ms(baselines[k][w.name]["median_ms"]) for k in keys]
         row += [fmt_ratio(ours_ms_for(k, w.name),
                           baselines[k][w.name]["median_ms"]) for k in keys]
