@@ -33,9 +33,9 @@ def Transformer_Dialect : Dialect {
       l3 = 33554432, cores = 2, threads = 2}` (sizes in bytes), recorded by
       `--transformer-cpu-select-target` and read by every codegen pass.
     * `transformer.contraction` on a linalg op: the CPU schedule's tag, one
-      of `mnk`, `bmnk`, `mnk_tile`, `bmnk_tile`, `transpose`, `btranspose`,
-      `transpose_tile`, `btranspose_tile`, `epilogue`, `bepilogue` and
-      `dequantize`.
+      of `mnk`, `bmnk`, `mnk_tile`, `bmnk_tile`, `mnk_panel`, `transpose`,
+      `btranspose`, `transpose_tile`, `btranspose_tile`, `epilogue`,
+      `bepilogue` and `dequantize`.
 
     A function argument may carry the unit attribute `transformer.constant`:
     the caller passes the same, unchanged data on every call (a model's

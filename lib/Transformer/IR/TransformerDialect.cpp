@@ -42,9 +42,9 @@ void TransformerDialect::initialize() {
 /// The tags of the CPU contraction schedule
 /// (lib/Codegen/CPU/Contraction/Schedules).
 static constexpr llvm::StringLiteral kContractionTags[] = {
-    "mnk",       "bmnk",       "mnk_tile",       "bmnk_tile",
-    "transpose", "btranspose", "transpose_tile", "btranspose_tile",
-    "epilogue",  "bepilogue",  "dequantize"};
+    "mnk",       "bmnk",       "mnk_tile",       "bmnk_tile",       "mnk_panel",
+    "transpose", "btranspose", "transpose_tile", "btranspose_tile", "epilogue",
+    "bepilogue", "dequantize"};
 
 LogicalResult TransformerDialect::verifyRegionArgAttribute(
     Operation *op, unsigned regionIndex, unsigned argIndex,

@@ -49,17 +49,17 @@ func.func @register_tile(%a: memref<128x3072xf32>, %b: memref<3072x768xf32>, %c:
 // A dynamic number of rows in B: the clamp uses its dim. A batched B (rank
 // 3) is indexed by its last two dimensions. One 64-byte line for 16 floats.
 // CHECK-LABEL: func.func @dynamic_batched
-// CHECK-SAME:    (%[[B:[a-z0-9]+]]: memref<4x?x16xf32>,
+// CHECK-SAME:    (%[[B:[a-z0-9]+]]: memref<4x?x48xf32>,
 // CHECK:         %[[DIM:.*]] = memref.dim %[[B]], %c1
 // CHECK:         %[[LAST:.*]] = arith.subi %[[DIM]], %c1
 // CHECK:         %[[BLOCK:.*]] = arith.constant 128 : index
 // CHECK:         scf.for
 // CHECK:           %[[AHEAD:.*]] = arith.addi %{{.*}}, %[[BLOCK]] : index
 // CHECK:           arith.minsi %[[AHEAD]], %[[LAST]] : index
-// CHECK:           memref.prefetch %[[B]][%{{.*}}, %{{.*}}, %{{.*}}], read, locality<1>, data : memref<4x?x16xf32>
+// CHECK:           memref.prefetch %[[B]][%{{.*}}, %{{.*}}, %{{.*}}], read, locality<1>, data : memref<4x?x48xf32>
 // CHECK-NOT:       memref.prefetch
 // CHECK:           vector.transfer_read %[[B]]
-func.func @dynamic_batched(%b: memref<4x?x16xf32>, %batch: index, %k0: index) -> vector<1x16xf32> {
+func.func @dynamic_batched(%b: memref<4x?x48xf32>, %batch: index, %k0: index) -> vector<1x16xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c128 = arith.constant 128 : index
@@ -67,7 +67,7 @@ func.func @dynamic_batched(%b: memref<4x?x16xf32>, %batch: index, %k0: index) ->
   %init = arith.constant dense<0.0> : vector<1x16xf32>
   %r = scf.for %k = %c0 to %c128 step %c1 iter_args(%acc = %init) -> (vector<1x16xf32>) {
     %row = arith.addi %k0, %k : index
-    %rhs = vector.transfer_read %b[%batch, %row, %c0], %pad {in_bounds = [true, true]} : memref<4x?x16xf32>, vector<1x16xf32>
+    %rhs = vector.transfer_read %b[%batch, %row, %c0], %pad {in_bounds = [true, true]} : memref<4x?x48xf32>, vector<1x16xf32>
     %next = arith.addf %acc, %rhs : vector<1x16xf32>
     scf.yield %next : vector<1x16xf32>
   }
@@ -77,10 +77,12 @@ func.func @dynamic_batched(%b: memref<4x?x16xf32>, %batch: index, %k0: index) ->
 // -----
 
 // Left alone: a loop that carries no 2-D vector, dynamic bounds, a row that
-// does not change with the loop, a read that may be out of bounds.
+// does not change with the loop, a read that may be out of bounds, and rows
+// that lie end to end (a weight copied in panels of the read's width, [n /
+// 32, k, 32]: the hardware prefetchers follow them).
 // CHECK-LABEL: func.func @not_register_tiles
 // CHECK-NOT:     memref.prefetch
-func.func @not_register_tiles(%b: memref<64x64xf32>, %ub: index, %n: index) -> (vector<32xf32>, vector<1x32xf32>, vector<1x32xf32>, vector<1x32xf32>) {
+func.func @not_register_tiles(%b: memref<64x64xf32>, %ub: index, %n: index, %panels: memref<4x64x32xf32>) -> (vector<32xf32>, vector<1x32xf32>, vector<1x32xf32>, vector<1x32xf32>, vector<1x32xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index
@@ -107,5 +109,10 @@ func.func @not_register_tiles(%b: memref<64x64xf32>, %ub: index, %n: index) -> (
     %next = arith.addf %acc, %rhs : vector<1x32xf32>
     scf.yield %next : vector<1x32xf32>
   }
-  return %r1, %r2, %r3, %r4 : vector<32xf32>, vector<1x32xf32>, vector<1x32xf32>, vector<1x32xf32>
+  %r5 = scf.for %k = %c0 to %c32 step %c1 iter_args(%acc = %zero2) -> (vector<1x32xf32>) {
+    %rhs = vector.transfer_read %panels[%n, %k, %c0], %pad {in_bounds = [true, true]} : memref<4x64x32xf32>, vector<1x32xf32>
+    %next = arith.addf %acc, %rhs : vector<1x32xf32>
+    scf.yield %next : vector<1x32xf32>
+  }
+  return %r1, %r2, %r3, %r4, %r5 : vector<32xf32>, vector<1x32xf32>, vector<1x32xf32>, vector<1x32xf32>, vector<1x32xf32>
 }

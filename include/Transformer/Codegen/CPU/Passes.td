@@ -90,6 +90,17 @@ def TransformerCPUCacheConstantWeightsPass
     call. The copies are allocated when first used
     (`--transformer-cpu-allocate-weight-cache`).
 
+    Where every reader of a copy is a plain contraction (`C[m, n] += A[m, k]
+    * B[k, n]`, tagged `"mnk"`) and n is a multiple of the target's register
+    tile width r (`CPUTarget::contractionRegisterTile`), the copy is made in
+    panels instead: `[n / r, k, r]`, each register tile's columns of B
+    contiguous down k, the order in which the register tiles read B (the same
+    bytes as the k x n copy). The weight is viewed as `[n / r, r, k]` and
+    each panel transposed (`"btranspose"`), and the contractions read B as
+    `(n floordiv r, k, n mod r)`: `--transformer-cpu-panel-contractions` then
+    makes their cache tiles read the panels in place, without the per-call
+    packing of B.
+
     Example: for `%w: tensor<3072x768xf32> {transformer.constant}` used by
     `transformer.linear`, the first call transposes `%w` into
     `@__transformer_weight_cache` (a call of
@@ -434,6 +445,61 @@ def TransformerCPUFuseEpiloguesPass
                            "::mlir::tensor::TensorDialect",
                            "::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def TransformerCPUPanelContractionsPass
+    : Pass<"transformer-cpu-panel-contractions", "::mlir::func::FuncOp"> {
+  let summary = "Compute the cache tiles of contractions that read B in "
+                "panels panel by panel, reading the panels in place";
+  let description = [{
+    `--transformer-cpu-cache-constant-weights` makes the copy of a constant
+    weight in panels, `[n / r, k, r]` for the target's register tiles `r`
+    columns wide, where every reader is a plain contraction; those read B
+    as `(n floordiv r, k, n mod r)`. After
+    `--transformer-cpu-fuse-epilogues` has formed their cache tiles (tagged
+    `"mnk_tile"`, a whole number of panels wide), this pass computes each
+    such tile with two loops on tensors: over k blocks of the target's cache
+    k (`CPUTarget::contractionCacheTile`; a last block of the rest), and in
+    each over the tile's panels, a plain contraction of the tile's rows by
+    the panel's k block (a contiguous `[k, r]` slice of the copy) into the
+    panel's columns of C, tagged `"mnk_panel"`. The CPU schedule tiles those
+    into register tiles that read the panel where it is: per call, no copy
+    of B is made, where a k x n B is packed per cache tile and k block
+    (copied into a block buffer, then panel by panel into a panel buffer).
+
+    A contraction that reads panels but is not a cache tile (its fusion
+    failed, or K is dynamic) gets a copy of B in the k x n order instead,
+    made on each call.
+
+    Example (r = 32, a cache tile of 128 x 128, K = 512):
+
+    ```mlir
+    // Before
+    %t = linalg.generic {indexing_maps = [(m, n, k) -> (m, k),
+        (m, n, k) -> (n floordiv 32, k, n mod 32), (m, n, k) -> (m, n)]}
+        {transformer.contraction = "mnk_tile"}
+        ins(%a, %panels : tensor<128x512xf32>, tensor<4x512x32xf32>) outs(%c)
+    // After
+    %t = scf.for %k0 = %c0 to %c512 step %c256 iter_args(%acc = %c) {
+      %r = scf.for %p = %c0 to %c4 step %c1 iter_args(%acc2 = %acc) {
+        %ak = tensor.extract_slice %a[0, %k0] [128, 256] [1, 1]
+        %bk = tensor.extract_slice %panels[%p, %k0, 0] [1, 256, 32] [1, 1, 1]
+            : tensor<4x512x32xf32> to tensor<256x32xf32>
+        %cp = tensor.extract_slice %acc2[0, %p * 32] [128, 32] [1, 1]
+        %u = linalg.contract ... {transformer.contraction = "mnk_panel"}
+            ins(%ak, %bk) outs(%cp)
+        %i = tensor.insert_slice %u into %acc2[0, %p * 32] [128, 32] [1, 1]
+        scf.yield %i
+      }
+      scf.yield %r
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect"];
 }
 
 def TransformerCPUFlashAttentionPass

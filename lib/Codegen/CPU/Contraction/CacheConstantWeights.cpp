@@ -12,9 +12,18 @@
 // copy per call site's weights: its globals hold a slot per distinct set of
 // weights passed to it, and each call passes its slot as a new argument.
 //
+// Where every reader of the copy is a plain contraction (C[m, n] += A[m, k]
+// * B[k, n], n a multiple of the target's register tile), the copy is made
+// in panels instead: [n / r, k, r] for register tiles r columns wide, the
+// order in which the register tiles read B. The contractions then index B
+// as (n floordiv r, k, n mod r), and transformer-cpu-panel-contractions
+// gives each cache tile a contraction over the panels, which the schedule
+// reads in place: no copy of B on each call (see that pass).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Transformer/Codegen/CPU/Passes.h"
+#include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 #include "Transformer/Codegen/Common/NoInline.h"
 #include "Transformer/IR/TransformerDialect.h"
 #include "WeightCache.h"
@@ -22,6 +31,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
@@ -91,6 +101,69 @@ BlockArgument getArgumentOfConstantCalls(Value value, ModuleOp module) {
   return arg;
 }
 
+/// Whether `op` is a contraction tagged "mnk" that computes C[m, n] +=
+/// A[m, k] * B[k, n] with `b` as its B and not as another operand.
+bool isPlainContractionOf(Operation *op, Value b) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  auto tag = op->getAttrOfType<StringAttr>(kContractionAttrName);
+  if (!linalgOp || !tag || tag.getValue() != "mnk" ||
+      linalgOp.getNumLoops() != 3 || linalgOp.getNumDpsInputs() != 2 ||
+      linalgOp.getNumDpsInits() != 1 || linalgOp.getDpsInputs()[0] == b ||
+      linalgOp.getDpsInputs()[1] != b || linalgOp.getDpsInits()[0] == b ||
+      !linalgOp.hasPureTensorSemantics())
+    return false;
+  MLIRContext *ctx = op->getContext();
+  AffineExpr m, n, k;
+  bindDims(ctx, m, n, k);
+  SmallVector<AffineMap> expected = {AffineMap::get(3, 0, {m, k}, ctx),
+                                     AffineMap::get(3, 0, {k, n}, ctx),
+                                     AffineMap::get(3, 0, {m, n}, ctx)};
+  return linalgOp.getIndexingMapsArray() == expected;
+}
+
+/// The width of the panels `op`'s copy is made in (see the file comment):
+/// the target's register tile when every use of the copy is a plain
+/// contraction and its n is a multiple of that; 0 (a plain k x n copy)
+/// otherwise.
+int64_t getPanelWidth(linalg::TransposeOp op, int64_t registerN) {
+  Value copy = op.getResult().front();
+  auto type = cast<RankedTensorType>(copy.getType());
+  if (registerN <= 0 || type.getDimSize(1) % registerN != 0 || copy.use_empty())
+    return 0;
+  for (Operation *user : copy.getUsers())
+    if (!isPlainContractionOf(user, copy))
+      return 0;
+  return registerN;
+}
+
+/// Makes the plain contraction `op` read B from `panels` ([n / width, k,
+/// width]) as (n floordiv width, k, n mod width): the same computation, as a
+/// linalg.generic with the same tag.
+LogicalResult readFromPanels(RewriterBase &rewriter, linalg::LinalgOp op,
+                             Value panels, int64_t width) {
+  rewriter.setInsertionPoint(op);
+  Attribute tag = op->getAttr(kContractionAttrName);
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic) {
+    FailureOr<linalg::GenericOp> generalized =
+        linalg::generalizeNamedOp(rewriter, op);
+    if (failed(generalized))
+      return failure();
+    generic = *generalized;
+  }
+  MLIRContext *ctx = op->getContext();
+  AffineExpr m, n, k;
+  bindDims(ctx, m, n, k);
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  maps[1] = AffineMap::get(3, 0, {n.floorDiv(width), k, n % width}, ctx);
+  rewriter.modifyOpInPlace(generic, [&] {
+    generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    generic.getDpsInputOperand(1)->set(panels);
+    generic->setAttr(kContractionAttrName, tag);
+  });
+  return success();
+}
+
 struct CacheConstantWeightsPass
     : transformer::impl::TransformerCPUCacheConstantWeightsPassBase<
           CacheConstantWeightsPass> {
@@ -126,14 +199,27 @@ struct CacheConstantWeightsPass
       addSlots(cast<func::FuncOp>(func), ops);
       transposes.append(ops);
     }
-    // One cache per weight and block: a weight read by several
+    // One cache per weight, block and layout: a weight read by several
     // contractions of a block is copied once.
-    DenseMap<std::pair<Value, Block *>, Value> cached;
+    int64_t registerN = CPUTarget::forOp(module).contractionRegisterTile().n;
+    DenseMap<std::tuple<Value, Block *, int64_t>, Value> cached;
+    IRRewriter rewriter(&getContext());
     for (linalg::TransposeOp op : transposes) {
-      Value &result = cached[{op.getInput(), op->getBlock()}];
+      int64_t width = getPanelWidth(op, registerN);
+      Value &result = cached[{op.getInput(), op->getBlock(), width}];
       if (!result)
-        result = buildCache(op, symbols);
-      op.getResult().front().replaceAllUsesWith(result);
+        result = buildCache(op, width, symbols);
+      Value copy = op.getResult().front();
+      if (width) {
+        for (Operation *user : llvm::to_vector(copy.getUsers()))
+          if (failed(readFromPanels(rewriter, cast<linalg::LinalgOp>(user),
+                                    result, width))) {
+            user->emitOpError("could not read its B from panels");
+            return signalPassFailure();
+          }
+      } else {
+        copy.replaceAllUsesWith(result);
+      }
       op.erase();
     }
   }
@@ -264,7 +350,8 @@ private:
   /// one shape share its code (the callers are not outlined into kernels,
   /// so a copy written in each would be compiled once per layer).
   func::FuncOp getTransposeFunction(linalg::TransposeOp op, MemRefType inType,
-                                    MemRefType outType, SymbolTable &symbols) {
+                                    MemRefType outType, int64_t panelWidth,
+                                    SymbolTable &symbols) {
     func::FuncOp &func = transposeFunctions[{inType, outType}];
     if (func)
       return func;
@@ -280,10 +367,23 @@ private:
     symbols.insert(func);
     Block *entry = func.addEntryBlock();
     OpBuilder body = OpBuilder::atBlockEnd(entry);
-    auto transpose =
-        linalg::TransposeOp::create(body, loc, entry->getArgument(0),
-                                    entry->getArgument(1), op.getPermutation());
-    transpose->setAttr(kContractionAttrName, op->getAttr(kContractionAttrName));
+    if (panelWidth) {
+      // The weight [n, k] as [n / width, width, k] (the caller's view: a
+      // view here would be tiled into subviews of a view, which the
+      // schedule's folding of views does not finish on), each panel
+      // transposed.
+      auto transpose = linalg::TransposeOp::create(
+          body, loc, entry->getArgument(0), entry->getArgument(1),
+          ArrayRef<int64_t>{0, 2, 1});
+      transpose->setAttr(kContractionAttrName,
+                         body.getStringAttr("btranspose"));
+    } else {
+      auto transpose = linalg::TransposeOp::create(
+          body, loc, entry->getArgument(0), entry->getArgument(1),
+          op.getPermutation());
+      transpose->setAttr(kContractionAttrName,
+                         op->getAttr(kContractionAttrName));
+    }
     func::ReturnOp::create(body, loc);
     return func;
   }
@@ -293,11 +393,17 @@ private:
 
   /// Where `op` was (so that a copy in a branch not taken, such as the
   /// many-rows side of a dynamic row count, is never made): the cached copy
-  /// of `op`'s input, made when the cache holds another pointer's.
-  Value buildCache(linalg::TransposeOp op, SymbolTable &symbols) {
+  /// of `op`'s input, made when the cache holds another pointer's; in
+  /// panels `panelWidth` wide when that is not 0 (see getPanelWidth).
+  Value buildCache(linalg::TransposeOp op, int64_t panelWidth,
+                   SymbolTable &symbols) {
     Location loc = op.getLoc();
     auto inType = cast<RankedTensorType>(op.getInput().getType());
     auto outType = cast<RankedTensorType>(op.getResult().front().getType());
+    if (panelWidth)
+      outType = RankedTensorType::get({outType.getDimSize(1) / panelWidth,
+                                       outType.getDimSize(0), panelWidth},
+                                      outType.getElementType());
     auto bufferType =
         MemRefType::get(outType.getShape(), outType.getElementType());
     auto inBufferType =
@@ -311,6 +417,15 @@ private:
     Value in =
         bufferization::ToBufferOp::create(b, loc, inBufferType, op.getInput(),
                                           /*read_only=*/true);
+    Value transposeIn = in;
+    if (panelWidth) {
+      int64_t n = inType.getDimSize(0), k = inType.getDimSize(1);
+      transposeIn = memref::ExpandShapeOp::create(
+          b, loc,
+          MemRefType::get({n / panelWidth, panelWidth, k},
+                          inType.getElementType()),
+          in, SmallVector<ReassociationIndices>{{0, 1}, {2}});
+    }
     Value pointer = arith::IndexCastOp::create(
         b, loc, b.getI64Type(),
         memref::ExtractAlignedPointerAsIndexOp::create(b, loc, in));
@@ -325,7 +440,7 @@ private:
     Value copy = memref::GetGlobalOp::create(b, loc, globals.copy.getType(),
                                              globals.copy.getSymName());
     if (slot) {
-      // This call's slot, viewed as [k, n] with an identity layout (a
+      // This call's slot, viewed as the copy's type with an identity layout (a
       // subview would have a dynamic offset, and the kernels take identity
       // layouts): the bytes at slot * (k * n * element size).
       int64_t slotBytes =
@@ -336,9 +451,11 @@ private:
           memref::ViewOp::create(b, loc, bufferType, copy, shift, ValueRange{});
     }
     func::FuncOp transposeFunction = getTransposeFunction(
-        op, inBufferType, cast<MemRefType>(copy.getType()), symbols);
+        op, cast<MemRefType>(transposeIn.getType()),
+        cast<MemRefType>(copy.getType()), panelWidth, symbols);
     scf::IfOp::create(b, loc, stale, [&](OpBuilder &nested, Location l) {
-      func::CallOp::create(nested, l, transposeFunction, ValueRange{in, copy});
+      func::CallOp::create(nested, l, transposeFunction,
+                           ValueRange{transposeIn, copy});
       memref::StoreOp::create(nested, l, pointer, keyBuffer, at);
       scf::YieldOp::create(nested, l);
     });

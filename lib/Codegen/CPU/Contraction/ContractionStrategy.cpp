@@ -24,6 +24,9 @@ void transformer::addContractionPreparation(OpPassManager &pm) {
 
 void transformer::addEpilogueFusion(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createTransformerCPUFuseEpiloguesPass());
+  // The cache tiles of contractions that read a weight copied in panels
+  // read the panels as they are.
+  pm.addNestedPass<func::FuncOp>(createTransformerCPUPanelContractionsPass());
 }
 
 void transformer::addContractionStrategy(OpPassManager &pm,

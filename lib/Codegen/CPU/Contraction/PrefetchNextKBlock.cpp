@@ -50,11 +50,19 @@ SmallVector<vector::TransferReadOp> getRowReads(scf::ForOp loop) {
         !read.getPermutationMap().isMinorIdentity() ||
         llvm::any_of(read.getInBoundsValues(), [](bool b) { return !b; }))
       continue;
-    // B's panel packed by the schedule (a local buffer, in L1) needs none.
+    // B's panel packed by the schedule (a local buffer, in L1) needs none,
+    // nor rows that lie end to end (a constant weight copied in panels,
+    // [n / r, k, r]): the hardware prefetchers follow those.
     if (read.getBase().getDefiningOp<memref::ViewOp>() ||
         read.getBase().getDefiningOp<memref::AllocOp>())
       continue;
-    Value row = read.getIndices()[memref.getRank() - 2];
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    int64_t rank = memref.getRank();
+    if (succeeded(memref.getStridesAndOffset(strides, offset)) &&
+        strides[rank - 1] == 1 && strides[rank - 2] == type.getDimSize(1))
+      continue;
+    Value row = read.getIndices()[rank - 2];
     if (loop.isDefinedOutsideOfLoop(row))
       continue;
     reads.push_back(read);

@@ -20,6 +20,12 @@
 // cache tiles, one 256 x 256 block per k step, read while in L2:
 //   transformer.contraction = "transpose_tile"   that block (2-D)
 //   transformer.contraction = "btranspose_tile"  the same, batched
+// A constant weight copied in panels of the register tile's width (see
+// transformer-cpu-cache-constant-weights) is read in place: its cache tiles
+// come as loops over k blocks and panels (transformer-cpu-panel-contractions)
+// around one contraction per panel and k block, which only needs its
+// register tiles:
+//   transformer.contraction = "mnk_panel"  loops (m, n, k), B a [k, r] panel
 //
 // The tiling numbers come from the target (the module's transformer.target,
 // lib/Codegen/CPU/Target/CPUTarget.cpp) as the parameters of
@@ -267,6 +273,19 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // One panel's k block of a cache tile whose B is a constant weight copied
+  // in panels of one register tile's width: the contraction
+  // (transformer-cpu-panel-contractions made the k block and panel loops)
+  // reads the panel where it is, already the contiguous k x n block that
+  // packing makes. Register tiles along m, peeled as above.
+  transform.named_sequence @tile_mnk_panel(%op: !transform.any_op {transform.consumed},
+      %reg_m: !transform.param<i64> {transform.readonly}) {
+    %t, %m = transform.structured.tile_using_for %op tile_sizes [%reg_m, 0, 0]
+        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.op<"scf.for">)
+    transform.include @peel_rows failures(suppress) (%m) : (!transform.op<"scf.for">) -> ()
+    transform.yield
+  }
+
   // (b, m, n, k) in one cache tile, B packed in panels as above.
   transform.named_sequence @tile_bmnk_panels(%op: !transform.any_op {transform.consumed},
       %reg_m: !transform.param<i64> {transform.readonly}, %reg_n: !transform.param<i64> {transform.readonly}) {
@@ -459,6 +478,13 @@ module attributes {transform.with_named_sequence} {
       transform.include @tile_bmnk_tile failures(propagate) (%op, %reg_m, %reg_n, %cache_k)
           : (!transform.any_op, !transform.param<i64>, !transform.param<i64>, !transform.param<i64>) -> ()
     }
+    %mnk_panel = transform.structured.match attributes {transformer.contraction = "mnk_panel"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %mnk_panel : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      transform.include @tile_mnk_panel failures(propagate) (%op, %reg_m)
+          : (!transform.any_op, !transform.param<i64>) -> ()
+    }
     %epi = transform.structured.match attributes {transformer.contraction = "epilogue"} in %root
         : (!transform.any_op) -> !transform.any_op
     transform.foreach %epi : !transform.any_op {
@@ -505,7 +531,9 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     %mnk_tile_rows = transform.structured.match attributes {transformer.contraction = "mnk_tile"} in %root
         : (!transform.any_op) -> !transform.any_op
-    %mnk_all = transform.merge_handles %mnk_rows, %mnk_tile_rows : !transform.any_op
+    %mnk_panel_rows = transform.structured.match attributes {transformer.contraction = "mnk_panel"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %mnk_all = transform.merge_handles %mnk_rows, %mnk_tile_rows, %mnk_panel_rows : !transform.any_op
     transform.foreach %mnk_all : !transform.any_op {
     ^bb0(%op: !transform.any_op):
       transform.include @tile_mnk_registers failures(propagate) (%op, %reg_n)
@@ -546,8 +574,10 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     %bepi_tiles = transform.structured.match attributes {transformer.contraction = "bepilogue"} in %root
         : (!transform.any_op) -> !transform.any_op
+    %mnk_panel_tiles = transform.structured.match attributes {transformer.contraction = "mnk_panel"} in %root
+        : (!transform.any_op) -> !transform.any_op
     %tiles = transform.merge_handles %mnk_tiles, %bmnk_tiles, %mnk_tile_tiles, %bmnk_tile_tiles,
-        %epi_tiles, %bepi_tiles, %tr_tiles, %btr_tiles : !transform.any_op
+        %mnk_panel_tiles, %epi_tiles, %bepi_tiles, %tr_tiles, %btr_tiles : !transform.any_op
     transform.foreach %tiles : !transform.any_op {
     ^bb0(%op: !transform.any_op):
       transform.include @vectorize_tile failures(suppress) (%op) : (!transform.any_op) -> ()
@@ -570,8 +600,10 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     %bepi_rest = transform.structured.match attributes {transformer.contraction = "bepilogue"} in %root
         : (!transform.any_op) -> !transform.any_op
+    %mnk_panel_rest = transform.structured.match attributes {transformer.contraction = "mnk_panel"} in %root
+        : (!transform.any_op) -> !transform.any_op
     %rest = transform.merge_handles %mnk_rest, %bmnk_rest, %mnk_tile_rest, %bmnk_tile_rest,
-        %epi_rest, %bepi_rest : !transform.any_op
+        %mnk_panel_rest, %epi_rest, %bepi_rest : !transform.any_op
     transform.foreach %rest : !transform.any_op {
     ^bb0(%op: !transform.any_op):
       %loops = transform.structured.convert_to_loops %op : (!transform.any_op) -> !transform.any_op

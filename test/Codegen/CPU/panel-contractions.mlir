@@ -1,0 +1,50 @@
+// RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=haswell threads=2},func.func(transformer-cpu-fuse-epilogues,transformer-cpu-panel-contractions),canonicalize)' | FileCheck %s
+// Without cache tiles (no fuse-epilogues): B copied back in k x n order.
+// RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=haswell threads=2},func.func(transformer-cpu-panel-contractions))' | FileCheck %s --check-prefix=COPY
+
+// A contraction that reads a weight copied in panels of 16 columns (as
+// transformer-cpu-cache-constant-weights leaves it, AVX2's register tile):
+// each cache tile (128 x 48: three panels) runs the k blocks of 256 and then
+// the rest (44), and in each the panels one by one: a plain contraction of
+// the tile's rows by the panel's k block, a [k, 16] slice of the copy, into
+// the panel's 16 columns.
+// CHECK-DAG: #[[$FIRST:.*]] = affine_map<(d0) -> (d0 floordiv 16)>
+// CHECK-DAG: #[[$COLUMN:.*]] = affine_map<(d0) -> (d0 * 16)>
+// CHECK-LABEL: func.func @tile(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<128x300xf32>, %[[P:[^:]*]]: tensor<6x300x16xf32>, %[[ACC:[^:]*]]: tensor<128x96xf32>
+// CHECK: scf.forall (%[[J:.*]]) = (0) to (96) step (48) shared_outs(%[[O:.*]] = %[[ACC]])
+// CHECK:   %[[F:.*]] = affine.apply #[[$FIRST]](%[[J]])
+// CHECK:   %[[TP:.*]] = tensor.extract_slice %[[P]][%[[F]], 0, 0] [3, 300, 16] [1, 1, 1]
+// CHECK:   %[[TC:.*]] = tensor.extract_slice %[[O]][0, %[[J]]] [128, 48] [1, 1]
+// CHECK:   %[[FULL:.*]] = scf.for %[[PI:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A1:.*]] = %[[TC]])
+// CHECK:     %[[XK:.*]] = tensor.extract_slice %[[X]][0, 0] [128, 256] [1, 1]
+// CHECK:     %[[BK:.*]] = tensor.extract_slice %[[TP]][%[[PI]], 0, 0] [1, 256, 16] [1, 1, 1] : tensor<3x300x16xf32> to tensor<256x16xf32>
+// CHECK:     %[[COL:.*]] = affine.apply #[[$COLUMN]](%[[PI]])
+// CHECK:     %[[CP:.*]] = tensor.extract_slice %[[A1]][0, %[[COL]]] [128, 16] [1, 1]
+// CHECK:     %[[U:.*]] = linalg.contract {{.*}} {transformer.contraction = "mnk_panel"} ins(%[[XK]], %[[BK]] : tensor<128x256xf32>, tensor<256x16xf32>) outs(%[[CP]] : tensor<128x16xf32>)
+// CHECK:     tensor.insert_slice %[[U]] into %[[A1]][0, %[[COL]]] [128, 16] [1, 1]
+// CHECK:   %[[REST:.*]] = scf.for %{{.*}} iter_args(%{{.*}} = %[[FULL]])
+// CHECK:     tensor.extract_slice %[[X]][0, 256] [128, 44] [1, 1]
+// CHECK:     tensor.extract_slice %[[TP]][%{{.*}}, 256, 0] [1, 44, 16] [1, 1, 1] : tensor<3x300x16xf32> to tensor<44x16xf32>
+// CHECK:     linalg.contract {{.*}} {transformer.contraction = "mnk_panel"} {{.*}} -> tensor<128x16xf32>
+// CHECK:   tensor.parallel_insert_slice %[[REST]] into %[[O]][0, %[[J]]] [128, 48] [1, 1]
+// CHECK-NOT: floordiv 16, d2
+
+// COPY-LABEL: func.func @tile(
+// COPY-SAME: %[[X:[^:]*]]: tensor<128x300xf32>, %[[P:[^:]*]]: tensor<6x300x16xf32>, %[[ACC:[^:]*]]: tensor<128x96xf32>
+// COPY: %[[E:.*]] = tensor.empty() : tensor<300x6x16xf32>
+// COPY: %[[T:.*]] = linalg.transpose ins(%[[P]] : tensor<6x300x16xf32>) outs(%[[E]] : tensor<300x6x16xf32>) permutation = [1, 0, 2]
+// COPY: %[[B:.*]] = tensor.collapse_shape %[[T]] {{\[}}[0], [1, 2]] : tensor<300x6x16xf32> into tensor<300x96xf32>
+// COPY: linalg.generic {indexing_maps = [#{{.*}}, #[[$KN:[a-z0-9]+]], #{{.*}}]{{.*}} ins(%[[X]], %[[B]] : tensor<128x300xf32>, tensor<300x96xf32>) outs(%[[ACC]] : tensor<128x96xf32>) attrs = {transformer.contraction = "mnk"}
+#a = affine_map<(m, n, k) -> (m, k)>
+#p = affine_map<(m, n, k) -> (n floordiv 16, k, n mod 16)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @tile(%x: tensor<128x300xf32>, %panels: tensor<6x300x16xf32>, %acc: tensor<128x96xf32>) -> tensor<128x96xf32> {
+  %y = linalg.generic {indexing_maps = [#a, #p, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %panels : tensor<128x300xf32>, tensor<6x300x16xf32>) outs(%acc : tensor<128x96xf32>) attrs = {transformer.contraction = "mnk"} {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %0 = arith.mulf %in, %w : f32
+    %1 = arith.addf %out, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<128x96xf32>
+  return %y : tensor<128x96xf32>
+}
