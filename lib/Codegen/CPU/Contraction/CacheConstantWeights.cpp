@@ -112,13 +112,8 @@ bool isPlainContractionOf(Operation *op, Value b) {
       linalgOp.getDpsInputs()[1] != b || linalgOp.getDpsInits()[0] == b ||
       !linalgOp.hasPureTensorSemantics())
     return false;
-  MLIRContext *ctx = op->getContext();
-  AffineExpr m, n, k;
-  bindDims(ctx, m, n, k);
-  SmallVector<AffineMap> expected = {AffineMap::get(3, 0, {m, k}, ctx),
-                                     AffineMap::get(3, 0, {k, n}, ctx),
-                                     AffineMap::get(3, 0, {m, n}, ctx)};
-  return linalgOp.getIndexingMapsArray() == expected;
+  return linalgOp.getIndexingMapsArray() ==
+         linalg::MatmulOp::getDefaultIndexingMaps(op->getContext());
 }
 
 /// The width of the panels `op`'s copy is made in (see the file comment):
@@ -151,11 +146,8 @@ LogicalResult readFromPanels(RewriterBase &rewriter, linalg::LinalgOp op,
       return failure();
     generic = *generalized;
   }
-  MLIRContext *ctx = op->getContext();
-  AffineExpr m, n, k;
-  bindDims(ctx, m, n, k);
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
-  maps[1] = AffineMap::get(3, 0, {n.floorDiv(width), k, n % width}, ctx);
+  maps[1] = getPanelIndexingMap(op->getContext(), width);
   rewriter.modifyOpInPlace(generic, [&] {
     generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
     generic.getDpsInputOperand(1)->set(panels);

@@ -11,13 +11,13 @@
 #include "Transformer/Codegen/CPU/Passes.h"
 
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"
+#include "WeightCache.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::transformer {
@@ -39,14 +39,11 @@ int64_t getPanelWidth(linalg::LinalgOp op) {
   AffineMap map = op.getIndexingMapsArray()[1];
   if (map.getNumResults() != 3)
     return 0;
-  MLIRContext *ctx = op->getContext();
-  AffineExpr n = getAffineDimExpr(1, ctx), k = getAffineDimExpr(2, ctx);
-  auto div = dyn_cast<AffineBinaryOpExpr>(map.getResult(0));
-  if (!div || div.getKind() != AffineExprKind::FloorDiv || div.getLHS() != n)
-    return 0;
-  auto width = dyn_cast<AffineConstantExpr>(div.getRHS());
-  if (!width || width.getValue() <= 0 || map.getResult(1) != k ||
-      map.getResult(2) != n % width.getValue())
+  auto mod = dyn_cast<AffineBinaryOpExpr>(map.getResult(2));
+  auto width =
+      mod ? dyn_cast<AffineConstantExpr>(mod.getRHS()) : AffineConstantExpr();
+  if (!width || width.getValue() <= 0 ||
+      map != getPanelIndexingMap(op->getContext(), width.getValue()))
     return 0;
   return width.getValue();
 }
@@ -139,12 +136,8 @@ LogicalResult rewriteTile(RewriterBase &rewriter, linalg::LinalgOp op,
           SmallVector<OpFoldResult> cStrides = {one1, one1};
           Value c = tensor::ExtractSliceOp::create(nested, l, args[0], cOffsets,
                                                    cSizes, cStrides);
-          MLIRContext *ctx = nested.getContext();
-          AffineExpr m, n, k;
-          bindDims(ctx, m, n, k);
-          SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {m, k}, ctx),
-                                         AffineMap::get(3, 0, {k, n}, ctx),
-                                         AffineMap::get(3, 0, {m, n}, ctx)};
+          SmallVector<AffineMap> maps =
+              linalg::MatmulOp::getDefaultIndexingMaps(nested.getContext());
           auto contract = linalg::ContractOp::create(
               nested, l, TypeRange{c.getType()}, ValueRange{aBlock, panel},
               ValueRange{c}, nested.getAffineMapArrayAttr(maps));
@@ -200,11 +193,8 @@ void readUnpackedCopy(RewriterBase &rewriter, linalg::LinalgOp op) {
       rewriter, loc,
       RankedTensorType::get({k, count * width}, type.getElementType()),
       transposed, SmallVector<ReassociationIndices>{{0}, {1, 2}});
-  MLIRContext *ctx = op->getContext();
-  AffineExpr m, n, kk;
-  bindDims(ctx, m, n, kk);
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  maps[1] = AffineMap::get(3, 0, {kk, n}, ctx);
+  maps[1] = linalg::MatmulOp::getDefaultIndexingMaps(op->getContext())[1];
   rewriter.modifyOpInPlace(op, [&] {
     op->setAttr("indexing_maps", rewriter.getAffineMapArrayAttr(maps));
     op.getDpsInputOperands()[1]->set(b);
