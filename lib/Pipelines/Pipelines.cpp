@@ -160,7 +160,7 @@ void transformer::buildLinalgToLLVMPipeline(
   if (codegen) {
     if (!selectTarget(pm, opts))
       return;
-    addContractionPreparation(pm);
+    addContractionPreparation(pm, opts.panelParameters);
     addRowFusion(pm);
   }
   if (opts.optLevel >= 1)

@@ -2,6 +2,10 @@
 
 #include "Transformer/Runner/Parameters.h"
 
+#include "llvm/Support/Parallel.h"
+
+#include <cstring>
+
 using namespace mlir::transformer::runner;
 
 namespace {
@@ -14,6 +18,27 @@ std::string describeArgument(size_t i, const ValueSignature &arg,
                                                      : "") +
           ")")
       .str();
+}
+
+/// `weights` [k, n] of 4-byte elements laid out in panels `width` columns
+/// wide: [n / width, k, width] (ValueSignature::panelWidth), in a new
+/// buffer of the same type and shape.
+llvm::Expected<HostTensor> layOutInPanels(const HostTensor &weights,
+                                          int64_t width) {
+  int64_t k = weights.getShape()[0], n = weights.getShape()[1];
+  llvm::Expected<HostTensor> panels = HostTensor::allocateUninitialized(
+      weights.getElementType(), weights.getShape());
+  if (!panels)
+    return panels.takeError();
+  const auto *from = static_cast<const uint32_t *>(weights.getData());
+  auto *to = static_cast<uint32_t *>(panels->getData());
+  llvm::parallelFor(0, n / width, [&](size_t panel) {
+    uint32_t *out = to + panel * k * width;
+    for (int64_t row = 0; row < k; ++row)
+      std::memcpy(out + row * width, from + row * n + panel * width,
+                  width * sizeof(uint32_t));
+  });
+  return panels;
 }
 } // namespace
 
@@ -51,7 +76,8 @@ mlir::transformer::runner::prepareParameters(const EntrySignature &signature,
 llvm::Expected<std::vector<std::optional<HostTensor>>>
 mlir::transformer::runner::readParameters(
     const EntrySignature &signature, llvm::StringRef entry,
-    std::vector<std::optional<PendingTensor>> &pending) {
+    std::vector<std::optional<PendingTensor>> &pending,
+    const WeightFile *file) {
   std::vector<std::optional<HostTensor>> bound;
   for (auto [i, tensor] : llvm::enumerate(pending)) {
     if (!tensor) {
@@ -59,6 +85,13 @@ mlir::transformer::runner::readParameters(
       continue;
     }
     llvm::Expected<HostTensor> read = tensor->read();
+    if (read && signature.arguments[i].panelWidth > 0) {
+      llvm::Expected<HostTensor> panels =
+          layOutInPanels(*read, signature.arguments[i].panelWidth);
+      if (file)
+        file->dropPages(read->getData(), read->getNumBytes());
+      read = std::move(panels);
+    }
     if (!read)
       return llvm::createStringError(
           llvm::toString(read.takeError()) +

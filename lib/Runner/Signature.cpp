@@ -196,3 +196,33 @@ bool runner::isLLVMDialectModule(ModuleOp module) {
   });
   return onlyLLVM;
 }
+
+llvm::Error runner::readPanelWidths(ModuleOp module, llvm::StringRef entry,
+                                    EntrySignature &signature) {
+  // The dialect's kPanelParametersAttrName
+  // (Transformer/IR/TransformerDialect.h).
+  auto all =
+      module->getAttrOfType<DictionaryAttr>("transformer.panel_parameters");
+  auto widths = all ? all.getAs<DenseI64ArrayAttr>(entry) : DenseI64ArrayAttr();
+  if (!widths)
+    return llvm::Error::success();
+  if (widths.size() != static_cast<int64_t>(signature.arguments.size()))
+    return llvm::createStringError(
+        "transformer.panel_parameters gives @" + entry + " " +
+        llvm::Twine(widths.size()) + " panel widths for its " +
+        llvm::Twine(signature.arguments.size()) + " arguments");
+  for (auto [i, width] : llvm::enumerate(widths.asArrayRef())) {
+    ValueSignature &arg = signature.arguments[i];
+    if (width == 0)
+      continue;
+    if (width < 0 || arg.parameter.empty() || !arg.blockFormat.empty() ||
+        arg.elementType != ElementType::F32 || arg.shape.size() != 2 ||
+        arg.shape[0] < 0 || arg.shape[1] < 0 || arg.shape[1] % width != 0)
+      return llvm::createStringError(
+          "transformer.panel_parameters: argument " + llvm::Twine(i) + " of @" +
+          entry + " (" + arg.str() + ") cannot be bound in panels " +
+          llvm::Twine(width) + " wide");
+    arg.panelWidth = width;
+  }
+  return llvm::Error::success();
+}

@@ -348,6 +348,8 @@ int run() {
                   ", which this CPU (" + CPUTarget::host().cpu +
                   ") lacks: its code can be printed (--emit=llvm-ir), not run");
   options.runtimeVerification = runtimeVerification;
+  // Weights bound here can be laid out as the kernels read them best.
+  options.panelParameters = !parametersFile.empty();
 
   // Stage 1: to linalg on tensors, where the entry signature is final.
   if (failed(lowerToLinalg(*module, options, timing)))
@@ -452,6 +454,9 @@ int run() {
   auto compileStart = std::chrono::steady_clock::now();
   if (failed(lowerToLLVM(*module, options, timing)))
     return 1;
+  if (signature)
+    if (llvm::Error err = readPanelWidths(*module, entryName, *signature))
+      return fail(llvm::toString(std::move(err)));
   if (emit == Emit::LLVMDialect) {
     module->print(llvm::outs());
     return 0;
@@ -495,7 +500,7 @@ int run() {
   {
     TimingScope bindTimer = rootTimer.nest("bind parameters");
     llvm::Expected<std::vector<std::optional<HostTensor>>> params =
-        readParameters(*signature, entryName, pending);
+        readParameters(*signature, entryName, pending, weights.get());
     if (!params)
       return fail(llvm::toString(params.takeError()));
     for (auto [argument, param] : llvm::zip(arguments, *params))

@@ -15,6 +15,15 @@ namespace mlir::transformer {
 /// --transformer-cpu-cache-constant-weights.
 inline constexpr llvm::StringLiteral kConstantArgAttrName =
     "transformer.constant";
+/// The attribute of a weight argument that the caller must pass laid out in
+/// panels of this many columns ([n / r, k, r] for the [k, n] the type
+/// says); written by --transformer-cpu-panel-parameters.
+inline constexpr llvm::StringLiteral kPanelsArgAttrName = "transformer.panels";
+/// The module attribute that tells a caller the same after lowering (when
+/// argument attributes are gone): for each function with such arguments,
+/// its name and one panel width per argument (0: as the type says).
+inline constexpr llvm::StringLiteral kPanelParametersAttrName =
+    "transformer.panel_parameters";
 } // namespace mlir::transformer
 
 #endif // TRANSFORMER_IR_TRANSFORMERDIALECT_H

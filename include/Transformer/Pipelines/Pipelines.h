@@ -55,6 +55,16 @@ struct TransformerPipelineOptions
       llvm::cl::desc("Features added to or removed from the target CPU's, as "
                      "llc's -mattr takes them (-avx512f,+fma)"),
       llvm::cl::init("")};
+  Option<bool> panelParameters{
+      *this, "panel-parameters",
+      llvm::cl::desc(
+          "At opt-level >= 2, have the caller pass weights bound by name "
+          "(transformer.parameter) that only plain contractions read laid "
+          "out in the register tile's panels "
+          "(--transformer-cpu-panel-parameters; the module's "
+          "transformer.panel_parameters attribute says which). transformer-run "
+          "sets it when it binds --parameters"),
+      llvm::cl::init(false)};
   Option<std::string> transformSchedule{
       *this, "transform-schedule",
       llvm::cl::desc("A transform-dialect schedule (.mlir with "

@@ -26,10 +26,13 @@ llvm::Expected<std::vector<std::optional<PendingTensor>>>
 prepareParameters(const EntrySignature &signature, llvm::StringRef entry,
                   WeightFile &file);
 
-/// Reads the tensors prepareParameters checked, in the same places.
+/// Reads the tensors prepareParameters checked from `file`, in the same
+/// places; those of arguments with a panel width (readPanelWidths) laid out
+/// in panels, the file's pages they were read from given back.
 llvm::Expected<std::vector<std::optional<HostTensor>>>
 readParameters(const EntrySignature &signature, llvm::StringRef entry,
-               std::vector<std::optional<PendingTensor>> &pending);
+               std::vector<std::optional<PendingTensor>> &pending,
+               const WeightFile *file);
 
 } // namespace mlir::transformer::runner
 

@@ -46,6 +46,10 @@ struct ValueSignature {
   /// or of the matrix its blocks quantize (a Hugging Face Conv1D weight
   /// [in, out] quantized along in).
   bool transposed = false;
+  /// For a parameter [k, n] that the compiled function reads in panels
+  /// (--transformer-cpu-panel-parameters, readPanelWidths): their width r;
+  /// the weight is bound laid out [n / r, k, r]. 0: as the type says.
+  int64_t panelWidth = 0;
   /// `tensor<2x?xf32>` or `f32`.
   std::string str() const;
   /// Whether `value` can be passed for this signature; otherwise explains.
@@ -65,6 +69,14 @@ struct EntrySignature {
 /// functions and unsupported types.
 llvm::Expected<EntrySignature> getEntrySignature(ModuleOp module,
                                                  llvm::StringRef entry);
+
+/// Reads into `signature` the panel widths that
+/// --transformer-cpu-panel-parameters gave `entry`'s arguments: the module's
+/// `transformer.panel_parameters`, which stays on the module in the LLVM
+/// dialect. Nothing to read is not an error; widths that do not fit the
+/// arguments are.
+llvm::Error readPanelWidths(ModuleOp module, llvm::StringRef entry,
+                            EntrySignature &signature);
 
 /// Whether every op of `module` is already in the LLVM dialect, so that no
 /// pipeline stage is left to run.

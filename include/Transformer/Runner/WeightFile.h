@@ -82,12 +82,14 @@ public:
                                                  llvm::ArrayRef<int64_t> shape);
   virtual llvm::StringRef getPath() const = 0;
 
-protected:
   /// Gives back the pages of a mapped file that [data, data + bytes) covers
   /// whole, once a conversion has read them: they are the file's,
   /// unmodified (nothing writes the private mapping), so a later read maps
-  /// them again. Does nothing for a file read into memory.
+  /// them again. Does nothing for a file read into memory, or for data that
+  /// is not the file's.
   void dropPages(const void *data, size_t bytes) const;
+
+protected:
   /// How much of the file a conversion reads before it gives those pages
   /// back (dropPages): a large tensor is never resident whole twice.
   static constexpr int64_t kDropChunkBytes = int64_t{16} << 20;

@@ -50,6 +50,14 @@ LogicalResult TransformerDialect::verifyRegionArgAttribute(
     Operation *op, unsigned regionIndex, unsigned argIndex,
     NamedAttribute attribute) {
   StringRef name = attribute.getName().getValue();
+  if (name == kPanelsArgAttrName) {
+    auto width = dyn_cast<IntegerAttr>(attribute.getValue());
+    if (!width || width.getInt() <= 0)
+      return op->emitError()
+             << "'" << name << "' must be a positive integer, on argument "
+             << argIndex;
+    return success();
+  }
   if (name != kConstantArgAttrName)
     return success();
   if (!isa<UnitAttr>(attribute.getValue()))
@@ -74,6 +82,22 @@ TransformerDialect::verifyOperationAttribute(Operation *op,
     if (!isa<ModuleOp>(op))
       return op->emitError() << "'" << name << "' belongs on a module";
     return CPUTarget::fromAttr(dict, [op] { return op->emitError(); });
+  }
+  if (name == kPanelParametersAttrName) {
+    auto dict = dyn_cast<DictionaryAttr>(attribute.getValue());
+    if (!dict || !isa<ModuleOp>(op))
+      return op->emitError()
+             << "'" << name << "' must be a dictionary on a module";
+    for (NamedAttribute entry : dict) {
+      auto widths = dyn_cast<DenseI64ArrayAttr>(entry.getValue());
+      if (!widths ||
+          llvm::any_of(widths.asArrayRef(), [](int64_t w) { return w < 0; }))
+        return op->emitError()
+               << "'" << name << "': '" << entry.getName().getValue()
+               << "' must be an array<i64> of panel widths "
+                  "(0 for none)";
+    }
+    return success();
   }
   if (name == "transformer.contraction") {
     auto tag = dyn_cast<StringAttr>(attribute.getValue());

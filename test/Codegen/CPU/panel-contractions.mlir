@@ -1,6 +1,7 @@
 // RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=haswell threads=2},func.func(transformer-cpu-fuse-epilogues,transformer-cpu-panel-contractions),canonicalize)' | FileCheck %s
 // Without cache tiles (no fuse-epilogues): B copied back in k x n order.
 // RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=haswell threads=2},func.func(transformer-cpu-panel-contractions))' | FileCheck %s --check-prefix=COPY
+// RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=skylake-avx512 threads=2},func.func(transformer-cpu-fuse-epilogues,transformer-cpu-panel-contractions),canonicalize)' | FileCheck %s --check-prefix=PARTIAL
 
 // A contraction that reads a weight copied in panels of 16 columns (as
 // transformer-cpu-cache-constant-weights leaves it, AVX2's register tile):
@@ -47,4 +48,26 @@ func.func @tile(%x: tensor<128x300xf32>, %panels: tensor<6x300x16xf32>, %acc: te
     linalg.yield %1 : f32
   } -> tensor<128x96xf32>
   return %y : tensor<128x96xf32>
+}
+
+// The last cache tile of 704 columns in tiles of 128 is 64 wide, a number
+// of panels known only in the loop: the tile reads its panels' slice, as
+// many as the tiling gives, and loops over them.
+// PARTIAL-LABEL: func.func @partial(
+// PARTIAL-SAME: %{{[^:]*}}: tensor<?x256xf32>, %[[P:[^:]*]]: tensor<22x256x32xf32>
+// PARTIAL: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (%{{.*}}, 704) step (128, 128)
+// PARTIAL:   %[[TP:.*]] = tensor.extract_slice %[[P]][%{{.*}}, 0, 0] [%[[N:.*]], 256, 32] [1, 1, 1] : tensor<22x256x32xf32> to tensor<?x256x32xf32>
+// PARTIAL:   scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}}
+// PARTIAL:     scf.for %[[PI:.*]] = %{{.*}} to %[[N]] step %{{.*}}
+// PARTIAL:       tensor.extract_slice %[[TP]][%[[PI]], %{{.*}}, 0] [1, 128, 32] [1, 1, 1]
+// PARTIAL:       linalg.contract {{.*}} {transformer.contraction = "mnk_panel"} {{.*}} -> tensor<?x32xf32>
+#p32 = affine_map<(m, n, k) -> (n floordiv 32, k, n mod 32)>
+func.func @partial(%x: tensor<?x256xf32>, %panels: tensor<22x256x32xf32>, %acc: tensor<?x704xf32>) -> tensor<?x704xf32> {
+  %y = linalg.generic {indexing_maps = [#a, #p32, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %panels : tensor<?x256xf32>, tensor<22x256x32xf32>) outs(%acc : tensor<?x704xf32>) attrs = {transformer.contraction = "mnk"} {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %0 = arith.mulf %in, %w : f32
+    %1 = arith.addf %out, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<?x704xf32>
+  return %y : tensor<?x704xf32>
 }

@@ -41,6 +41,50 @@ def TransformerCPUSelectTargetPass
   ];
 }
 
+def TransformerCPUPanelParametersPass
+    : Pass<"transformer-cpu-panel-parameters", "::mlir::ModuleOp"> {
+  let summary = "Have the caller bind plain-B weights in the register "
+                "tile's panels";
+  let description = [{
+    A weight bound by name (`transformer.parameter = "NAME"`, static f32
+    `[k, n]` with n a multiple of the target's register tile width r) whose
+    every reader is the B of a plain contraction (`C[m, n] += A[m, k] *
+    B[k, n]`, the `linear` of a Llama projection bound transposed or of
+    GPT-2's Conv1D weights) is passed laid out in panels instead:
+    `[n / r, k, r]`, each register tile's r columns contiguous down k. The
+    register tiles then read B in place on every call, where they would
+    otherwise copy B's k blocks and panels on each call, and no cached copy
+    is kept beside the bound weight (as
+    `--transformer-cpu-cache-constant-weights` keeps for weights given
+    `[n, k]`).
+
+    This changes what the caller must pass, not the function's type: the
+    argument keeps its type, and gets `transformer.panels = r`; the module
+    gets `transformer.panel_parameters = {FUNCTION = array<i64: ...>}`, one
+    width per argument (0: as the type says), which survives lowering to
+    the LLVM dialect. transformer-run runs the pass when it binds
+    `--parameters` and writes those weights in panels as it binds them; the
+    pipelines leave it off by default (`panel-parameters=false`), since a
+    caller that does not know of it would pass `[k, n]`.
+
+    Each function that reads such a weight views the argument's buffer as
+    the panels (`bufferization.to_buffer`, `memref.reinterpret_cast`,
+    `bufferization.to_tensor`) and its contractions read B as
+    `(n floordiv r, k, n mod r)`. A private function's argument is treated
+    so when every call passes it such a weight (a model's layer function);
+    calls pass the argument as it is, with its type. `--transformer-cpu-prepare-contractions` then gives the few-rows
+    contractions the row form over the panels and
+    `--transformer-cpu-panel-contractions` the cache tiles that read them
+    in place. A weight with any other reader (a gather, a transposed
+    product, a call of a public function) keeps its layout.
+  }];
+  let dependentDialects = [
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
 def TransformerCPUCacheConstantWeightsPass
     : Pass<"transformer-cpu-cache-constant-weights", "::mlir::ModuleOp"> {
   let summary = "Make the transposed copy of a constant weight once, not on "

@@ -57,7 +57,10 @@ void addAttentionStrategy(OpPassManager &pm, const CPUTarget &target);
 /// Contractions on linalg tensors, before outlining: normalized, padded to
 /// the register tile, tagged; loop-invariant preparations (a weight's
 /// transposed copy) hoisted.
-void addContractionPreparation(OpPassManager &pm);
+/// With `panelParameters`, weights bound by name that only plain
+/// contractions read are laid out in panels by the caller
+/// (--transformer-cpu-panel-parameters).
+void addContractionPreparation(OpPassManager &pm, bool panelParameters);
 
 /// Row ops on linalg tensors, before outlining: softmax and layer_norm
 /// chains tiled by rows as one kernel.

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Panels.h"
 #include "Transformer/Codegen/CPU/Passes.h"
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 #include "Transformer/Codegen/Common/NoInline.h"
@@ -129,31 +130,6 @@ int64_t getPanelWidth(linalg::TransposeOp op, int64_t registerN) {
     if (!isPlainContractionOf(user, copy))
       return 0;
   return registerN;
-}
-
-/// Makes the plain contraction `op` read B from `panels` ([n / width, k,
-/// width]) as (n floordiv width, k, n mod width): the same computation, as a
-/// linalg.generic with the same tag.
-LogicalResult readFromPanels(RewriterBase &rewriter, linalg::LinalgOp op,
-                             Value panels, int64_t width) {
-  rewriter.setInsertionPoint(op);
-  Attribute tag = op->getAttr(kContractionAttrName);
-  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-  if (!generic) {
-    FailureOr<linalg::GenericOp> generalized =
-        linalg::generalizeNamedOp(rewriter, op);
-    if (failed(generalized))
-      return failure();
-    generic = *generalized;
-  }
-  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
-  maps[1] = getPanelIndexingMap(op->getContext(), width);
-  rewriter.modifyOpInPlace(generic, [&] {
-    generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
-    generic.getDpsInputOperand(1)->set(panels);
-    generic->setAttr(kContractionAttrName, tag);
-  });
-  return success();
 }
 
 struct CacheConstantWeightsPass

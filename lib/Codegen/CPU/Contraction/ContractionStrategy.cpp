@@ -8,7 +8,10 @@
 using namespace mlir;
 using namespace mlir::transformer;
 
-void transformer::addContractionPreparation(OpPassManager &pm) {
+void transformer::addContractionPreparation(OpPassManager &pm,
+                                            bool panelParameters) {
+  if (panelParameters)
+    pm.addPass(createTransformerCPUPanelParametersPass());
   // Before outlining: the reshapes and pads that normalize a contraction
   // stay in the caller, so that the kernel's accumulator buffer has no other
   // use and its register tile can be hoisted out of the k loop.

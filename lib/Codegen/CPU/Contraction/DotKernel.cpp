@@ -1,6 +1,7 @@
 //===- DotKernel.cpp - Few rows times a B indexed (n, k) ------------------===//
 
 #include "DotKernel.h"
+#include "Panels.h"
 #include "QuantizedBlocks.h"
 
 #include "Transformer/Codegen/CPU/Passes.h"
@@ -182,8 +183,52 @@ bool transformer::isDotForm(linalg::LinalgOp op) {
          isStaticMultiple(op, 2, getLanes(op));
 }
 
+bool transformer::isF32PanelContraction(linalg::LinalgOp op) {
+  int64_t width = getPanelWidth(op);
+  if (!width)
+    return false;
+  Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1],
+        acc = op.getDpsInits()[0];
+  if (!getElementTypeOrSelf(lhs.getType()).isF32() ||
+      !getElementTypeOrSelf(rhs.getType()).isF32() ||
+      !getElementTypeOrSelf(acc.getType()).isF32())
+    return false;
+  MLIRContext *ctx = op.getContext();
+  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+             k = getAffineDimExpr(2, ctx);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (maps[0] != AffineMap::get(3, 0, {m, k}, ctx) ||
+      maps[2] != AffineMap::get(3, 0, {m, n}, ctx) ||
+      op.getIteratorTypesArray() !=
+          SmallVector<utils::IteratorType>{utils::IteratorType::parallel,
+                                           utils::IteratorType::parallel,
+                                           utils::IteratorType::reduction})
+    return false;
+  // The body: yield(c + a * b), in either order of each pair.
+  Block *body = op.getBlock();
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  if (!yield || yield.getNumOperands() != 1 ||
+      body->getOperations().size() != 3)
+    return false;
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value c = body->getArgument(2);
+  Value product = add.getLhs() == c ? add.getRhs() : add.getLhs();
+  auto mul = product.getDefiningOp<arith::MulFOp>();
+  if (!mul || (add.getLhs() != c && add.getRhs() != c))
+    return false;
+  Value a = body->getArgument(0), b = body->getArgument(1);
+  return (mul.getLhs() == a && mul.getRhs() == b) ||
+         (mul.getLhs() == b && mul.getRhs() == a);
+}
+
 bool transformer::isRowForm(linalg::LinalgOp op) {
-  return isF32Contraction(op, /*rhsIsNK=*/false) &&
+  // Panels: each vector of B read lies in one panel.
+  int64_t width = getPanelWidth(op);
+  bool panels = isF32PanelContraction(op) && kRowTileColumns % width == 0 &&
+                width % getLanes(op) == 0;
+  return (panels || isF32Contraction(op, /*rhsIsNK=*/false)) &&
          isStaticMultiple(op, 1, kRowTileColumns);
 }
 
@@ -375,6 +420,8 @@ Value transformer::buildRowKernel(OpBuilder &b, linalg::LinalgOp op) {
   Value acc = op.getDpsInits()[0];
   Type f32 = b.getF32Type();
   const int64_t lanes = getLanes(op);
+  // B in panels [n / width, k, width] (isRowForm), or 0: B is [k, n].
+  const int64_t panelWidth = getPanelWidth(op);
   auto lanesType = VectorType::get({lanes}, f32);
   auto index = [&](OpBuilder &nb, int64_t value) -> Value {
     return arith::ConstantIndexOp::create(nb, loc, value);
@@ -437,16 +484,27 @@ Value transformer::buildRowKernel(OpBuilder &b, linalg::LinalgOp op) {
             inBounds));
       }
     }
+    // Where B's vectors are: columns n, or in panels, (n / width, n mod
+    // width).
+    SmallVector<Value> bColumns, bPanels;
+    for (int64_t i = 0; i < vectors; ++i) {
+      Value n = arith::AddIOp::create(rb, loc, column, index(rb, i * lanes));
+      bColumns.push_back(n);
+      if (panelWidth) {
+        Value width = index(rb, panelWidth);
+        bPanels.push_back(arith::DivUIOp::create(rb, loc, n, width));
+        bColumns.back() = arith::RemUIOp::create(rb, loc, n, width);
+      }
+    }
     auto sums = scf::ForOp::create(
         rb, loc, c0, depth, c1, init,
         [&](OpBuilder &kb, Location, Value k, ValueRange partial) {
           SmallVector<Value> bRow;
-          for (int64_t i = 0; i < vectors; ++i) {
-            Value n =
-                arith::AddIOp::create(kb, loc, column, index(kb, i * lanes));
+          for (int64_t i = 0; i < vectors; ++i)
             bRow.push_back(
-                readAsF32(kb, loc, lanesType, rhs, ValueRange{k, n}));
-          }
+                readAsF32(kb, loc, lanesType, rhs,
+                          panelWidth ? ValueRange{bPanels[i], k, bColumns[i]}
+                                     : ValueRange{k, bColumns[i]}));
           SmallVector<Value> next;
           for (int64_t g = 0; g < groupRows; ++g) {
             Value a = tensor::ExtractOp::create(kb, loc, lhs,

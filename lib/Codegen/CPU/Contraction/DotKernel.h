@@ -63,8 +63,13 @@ bool isDotForm(linalg::LinalgOp op);
 Value buildDotKernel(OpBuilder &b, linalg::LinalgOp op,
                      std::optional<DequantizedWeight> quantized = {});
 
+/// Whether `op` is C[m, n] += A[m, k] * B[k, n] on f32 tensors with B laid
+/// out in panels (Panels.h): a linalg.generic whose body multiplies and
+/// adds.
+bool isF32PanelContraction(linalg::LinalgOp op);
+
 /// Whether `op` is C[m, n] += A[m, k] * B[k, n] on f32 tensors (B may be
-/// bf16 or f16) with a static
+/// bf16 or f16, or f32 in panels whose width divides 64) with a static
 /// n that is a multiple of 64 (a decode step's `linear` in the Conv1D layout
 /// of GPT-2's weights).
 bool isRowForm(linalg::LinalgOp op);

@@ -10,14 +10,16 @@
 
 #include "Transformer/Codegen/CPU/Passes.h"
 
+#include "Panels.h"
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"
-#include "WeightCache.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::transformer {
@@ -30,48 +32,46 @@ using namespace mlir::transformer;
 
 namespace {
 
-/// The panel width r of a contraction over (m, n, k) that reads B as
-/// (n floordiv r, k, n mod r); 0 for any other.
-int64_t getPanelWidth(linalg::LinalgOp op) {
-  if (op.getNumLoops() != 3 || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics())
-    return 0;
-  AffineMap map = op.getIndexingMapsArray()[1];
-  if (map.getNumResults() != 3)
-    return 0;
-  auto mod = dyn_cast<AffineBinaryOpExpr>(map.getResult(2));
-  auto width =
-      mod ? dyn_cast<AffineConstantExpr>(mod.getRHS()) : AffineConstantExpr();
-  if (!width || width.getValue() <= 0 ||
-      map != getPanelIndexingMap(op->getContext(), width.getValue()))
-    return 0;
-  return width.getValue();
-}
-
-/// The `panels` panels of `width` columns that a cache tile reads: its B
-/// when that is the whole copy, or a slice of the copy from the tile's first
-/// panel (the column offset within a panel, `n mod width` of the tile's
-/// first column, is 0: cache tiles are a whole number of register tiles
-/// wide). Null when B is neither.
-Value getTilePanels(RewriterBase &rewriter, Value b, int64_t panels,
+/// The `panels` panels (null: dynamic) of `width` columns that a cache tile
+/// reads: its B
+/// when that is the whole weight, or a slice of the weight from the tile's
+/// first panel (the column offset within a panel, `n mod width` of the
+/// tile's first column, is 0: cache tiles are a whole number of register
+/// tiles wide). Null when B is neither.
+Value getTilePanels(RewriterBase &rewriter, Value b, OpFoldResult panels,
                     int64_t width) {
   auto type = cast<RankedTensorType>(b.getType());
   auto slice = b.getDefiningOp<tensor::ExtractSliceOp>();
-  if (!slice)
-    return type.getDimSize(0) == panels && type.getDimSize(2) == width
+  if (!slice) {
+    std::optional<int64_t> count =
+        panels ? getConstantIntValue(panels) : std::nullopt;
+    return count && type.getDimSize(0) == *count && type.getDimSize(2) == width
                ? b
                : Value();
+  }
   auto sourceType = slice.getSourceType();
   if (sourceType.getRank() != 3 || slice.getResultType().getRank() != 3 ||
-      !slice.hasUnitStride() || slice.getStaticSizes()[0] != panels ||
-      slice.getStaticSizes()[2] != width || sourceType.getDimSize(2) != width)
+      !slice.hasUnitStride() || sourceType.getDimSize(2) != width)
     return {};
   SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
   offsets[2] = rewriter.getIndexAttr(0);
+  // A dynamic number of panels is the slice's own (the tiling's extent of
+  // `n floordiv width` over a whole number of panels).
+  SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+  if (std::optional<int64_t> count =
+          panels ? getConstantIntValue(panels) : std::nullopt) {
+    std::optional<int64_t> sliced = getConstantIntValue(sizes[0]);
+    if (sliced && *sliced != *count)
+      return {};
+    sizes[0] = panels;
+  } else if (getConstantIntValue(sizes[0])) {
+    return {};
+  }
+  sizes[2] = rewriter.getIndexAttr(width);
   rewriter.setInsertionPoint(slice);
-  return tensor::ExtractSliceOp::create(
-      rewriter, slice.getLoc(), slice.getResultType(), slice.getSource(),
-      offsets, slice.getMixedSizes(), slice.getMixedStrides());
+  return tensor::ExtractSliceOp::create(rewriter, slice.getLoc(),
+                                        slice.getSource(), offsets, sizes,
+                                        slice.getMixedStrides());
 }
 
 /// Computes the cache tile `op` (of `width`-column panels `b`) block by
@@ -86,18 +86,26 @@ LogicalResult rewriteTile(RewriterBase &rewriter, linalg::LinalgOp op,
                           int64_t width, int64_t blockK) {
   Value init = op.getDpsInits()[0];
   auto initType = cast<RankedTensorType>(init.getType());
-  int64_t columns = initType.getDimSize(1);
-  if (initType.getRank() != 2 || ShapedType::isDynamic(columns) ||
-      columns % width != 0)
+  if (initType.getRank() != 2)
     return failure();
-  int64_t panels = columns / width;
+  // The tile's panels: its columns are a multiple of the width, also when
+  // they are dynamic (the last cache tile of a weight whose columns are not
+  // a multiple of the cache tile's), since the weight's and the cache
+  // tile's columns both are.
+  int64_t columns = initType.getDimSize(1);
+  if (!ShapedType::isDynamic(columns) && columns % width != 0)
+    return failure();
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  OpFoldResult panels = ShapedType::isDynamic(columns)
+                            ? OpFoldResult(Value())
+                            : rewriter.getIndexAttr(columns / width);
   Value b = getTilePanels(rewriter, op.getDpsInputs()[1], panels, width);
   Value a = op.getDpsInputs()[0];
   auto aType = cast<RankedTensorType>(a.getType());
   int64_t depth = aType.getDimSize(1);
   if (!b || ShapedType::isDynamic(depth) || blockK <= 0)
     return failure();
-  Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   Type element = initType.getElementType();
   auto bType = cast<RankedTensorType>(b.getType());
@@ -109,7 +117,8 @@ LogicalResult rewriteTile(RewriterBase &rewriter, linalg::LinalgOp op,
                         Value acc) -> Value {
     Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
     Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-    Value count = arith::ConstantIndexOp::create(builder, loc, panels);
+    Value count = getValueOrCreateConstantIndexOp(
+        builder, loc, tensor::getMixedSize(builder, loc, b, 0));
     auto panelLoop = scf::ForOp::create(
         builder, loc, zero, count, one, ValueRange{acc},
         [&](OpBuilder &nested, Location l, Value p, ValueRange args) {
@@ -182,16 +191,21 @@ void readUnpackedCopy(RewriterBase &rewriter, linalg::LinalgOp op) {
   rewriter.setInsertionPoint(op);
   Value panels = op.getDpsInputs()[1];
   auto type = cast<RankedTensorType>(panels.getType());
-  int64_t count = type.getDimSize(0), k = type.getDimSize(1),
-          width = type.getDimSize(2);
-  Value empty = tensor::EmptyOp::create(rewriter, loc, {k, count, width},
-                                        type.getElementType());
+  SmallVector<OpFoldResult> sizes =
+      tensor::getMixedSizes(rewriter, loc, panels);
+  Value empty = tensor::EmptyOp::create(
+      rewriter, loc, {sizes[1], sizes[0], sizes[2]}, type.getElementType());
   Value transposed = linalg::TransposeOp::create(rewriter, loc, panels, empty,
                                                  ArrayRef<int64_t>{1, 0, 2})
                          ->getResult(0);
+  int64_t count = type.getDimSize(0), width = type.getDimSize(2);
+  int64_t columns = ShapedType::isDynamic(count) || ShapedType::isDynamic(width)
+                        ? ShapedType::kDynamic
+                        : count * width;
   Value b = tensor::CollapseShapeOp::create(
       rewriter, loc,
-      RankedTensorType::get({k, count * width}, type.getElementType()),
+      RankedTensorType::get({type.getDimSize(1), columns},
+                            type.getElementType()),
       transposed, SmallVector<ReassociationIndices>{{0}, {1, 2}});
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   maps[1] = linalg::MatmulOp::getDefaultIndexingMaps(op->getContext())[1];

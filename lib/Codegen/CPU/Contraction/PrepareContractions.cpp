@@ -327,6 +327,26 @@ splitOnRowCount(RewriterBase &rewriter, linalg::LinalgOp op, int64_t maxRows,
   return tiled;
 }
 
+/// A contraction that reads B in panels (isF32PanelContraction): few rows
+/// take the row form, which reads the panels as they are; the rest are
+/// tagged "mnk" for the schedule, whose cache tiles read them in place
+/// (--transformer-cpu-panel-contractions). n is a multiple of the panel
+/// width, so there is nothing to pad.
+void preparePanelContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
+  if (isRowForm(op)) {
+    int64_t rows = op.getStaticLoopRanges()[0];
+    int64_t maxRows = getRowFormMaxRows(op);
+    if (!ShapedType::isDynamic(rows) && rows <= maxRows) {
+      rewriter.setInsertionPoint(op);
+      rewriter.replaceOp(op, buildFewRowsKernel(rewriter, op, buildRowKernel));
+      return;
+    }
+    if (ShapedType::isDynamic(rows))
+      op = splitOnRowCount(rewriter, op, maxRows, buildRowKernel);
+  }
+  op->setAttr(kContractionAttrName, rewriter.getStringAttr("mnk"));
+}
+
 struct PrepareContractionsPass
     : public transformer::impl::TransformerCPUPrepareContractionsPassBase<
           PrepareContractionsPass> {
@@ -334,13 +354,17 @@ struct PrepareContractionsPass
     SmallVector<linalg::LinalgOp> candidates;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (op.hasPureTensorSemantics() && op.getNumDpsInits() == 1 &&
-          linalg::isaContractionOpInterface(op))
+          (linalg::isaContractionOpInterface(op) || isF32PanelContraction(op)))
         candidates.push_back(op);
     });
     IRRewriter rewriter(&getContext());
     RegisterTile registerTile =
         CPUTarget::forOp(getOperation()).contractionRegisterTile();
     for (linalg::LinalgOp op : candidates) {
+      if (isF32PanelContraction(op)) {
+        preparePanelContraction(rewriter, op);
+        continue;
+      }
       std::optional<SmallVector<ReassociationIndices>> groups =
           getCanonicalLoopGroups(op);
       if (!groups)

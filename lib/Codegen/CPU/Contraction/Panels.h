@@ -1,0 +1,56 @@
+//===- Panels.h - B laid out in the register tile's panels -----*- C++ -*-===//
+//
+// Internal to the CPU codegen library. A weight laid out [n / r, k, r] (r the
+// register tile's columns) holds each register tile's columns of B
+// contiguously down k, the order in which the register tiles read B. Such
+// weights are made by --transformer-cpu-cache-constant-weights (a copy made
+// on the first call) and --transformer-cpu-panel-parameters (bound so by
+// the runner); --transformer-cpu-prepare-contractions and
+// --transformer-cpu-panel-contractions read them in place.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TRANSFORMER_LIB_CODEGEN_CPU_CONTRACTION_PANELS_H
+#define TRANSFORMER_LIB_CODEGEN_CPU_CONTRACTION_PANELS_H
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::transformer {
+
+/// How a contraction over (m, n, k) reads a B laid out in panels `width`
+/// columns wide ([n / width, k, width]): (n floordiv width, k, n mod width).
+inline AffineMap getPanelIndexingMap(MLIRContext *ctx, int64_t width) {
+  AffineExpr n = getAffineDimExpr(1, ctx), k = getAffineDimExpr(2, ctx);
+  return AffineMap::get(3, 0, {n.floorDiv(width), k, n % width}, ctx);
+}
+
+/// Makes the contraction `op` (over (m, n, k), B indexed (k, n)) read B
+/// from `panels` ([n / width, k, width]) as (n floordiv width, k, n mod
+/// width): the same computation, as a linalg.generic with `op`'s
+/// transformer.contraction tag, if any.
+LogicalResult readFromPanels(RewriterBase &rewriter, linalg::LinalgOp op,
+                             Value panels, int64_t width);
+
+/// The panel width r of a contraction over (m, n, k) on tensors that reads B
+/// as (n floordiv r, k, n mod r); 0 for any other op.
+inline int64_t getPanelWidth(linalg::LinalgOp op) {
+  if (op.getNumLoops() != 3 || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics())
+    return 0;
+  AffineMap map = op.getIndexingMapsArray()[1];
+  if (map.getNumResults() != 3)
+    return 0;
+  auto mod = dyn_cast<AffineBinaryOpExpr>(map.getResult(2));
+  auto width =
+      mod ? dyn_cast<AffineConstantExpr>(mod.getRHS()) : AffineConstantExpr();
+  if (!width || width.getValue() <= 0 ||
+      map != getPanelIndexingMap(op->getContext(), width.getValue()))
+    return 0;
+  return width.getValue();
+}
+
+} // namespace mlir::transformer
+
+#endif // TRANSFORMER_LIB_CODEGEN_CPU_CONTRACTION_PANELS_H

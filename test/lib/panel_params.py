@@ -1,0 +1,72 @@
+"""Weights, inputs and the numpy reference of
+test/transformer-run/parameters-panels.mlir.
+
+  panel_params.py weights OUT.safetensors   the weights file
+  panel_params.py input ROWS OUT.npy        an input of ROWS x 64
+  panel_params.py check X.npy Y.npy Z.npy   the results of @main on X
+"""
+
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import safetensors_io  # noqa: E402
+
+K = 64
+
+
+def weights():
+    rng = np.random.default_rng(7)
+    def w(*shape):
+        return rng.standard_normal(shape).astype(np.float32)
+    return {
+        # nn.Linear [out, in], bound transposed: read as [64, 96].
+        "t.w": w(96, K),
+        # [in, out] as the function reads it (a Conv1D weight).
+        "c.w": w(K, 96),
+        # 48 columns: panels of 16 (AVX2), not of 32 (AVX-512).
+        "odd.w": w(K, 48),
+        # Read by a product and an element-wise op: never in panels.
+        "e.w": w(K, 96),
+        # Passed to the private layer function by both of its calls.
+        "l0.w": w(K, 64),
+        "l1.w": w(K, 64),
+    }
+
+
+def reference(x):
+    w = {name: value.astype(np.float64) for name, value in weights().items()}
+    x = x.astype(np.float64)
+    y = x @ w["t.w"].T + x @ w["c.w"] + x @ w["e.w"] + w["e.w"][0]
+    z = x @ w["odd.w"]
+    h = x
+    for name in ("l0.w", "l1.w"):
+        h = h @ w[name]
+        h = h / (1.0 + np.exp(-h))
+    return y, z, h
+
+
+def main(argv):
+    if argv[0] == "weights":
+        safetensors_io.write(argv[1], weights())
+    elif argv[0] == "input":
+        rng = np.random.default_rng(int(argv[1]))
+        np.save(argv[2], rng.standard_normal((int(argv[1]), K)).astype(np.float32))
+    elif argv[0] == "check":
+        x = np.load(argv[1])
+        for name, got, want in zip("yzh", argv[2:5], reference(x)):
+            got = np.load(got)
+            err = np.abs(got - want).max() / max(1.0, np.abs(want).max())
+            if got.shape != want.shape or not err < 1e-5:
+                print("FAIL %s: shape %s, relative error %s" % (name, got.shape, err))
+                return 1
+        print("PASS %d rows" % x.shape[0])
+    else:
+        sys.exit("unknown command " + argv[0])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,52 @@
+// REQUIRES: numpy
+// Weights bound by name that only plain contractions read are bound laid
+// out in the register tile's panels (--transformer-cpu-panel-parameters):
+// the module records which, and transformer-run writes them so when it
+// binds them, transposed or not. The results match numpy for one row (the
+// row form), a group of rows, and many rows (the cache tiles), on the
+// AVX-512 target (panels of 32) and the AVX2 one (16).
+// RUN: %python %test_lib/panel_params.py weights %t.safetensors
+// RUN: %python %test_lib/panel_params.py input 1 %t.x1.npy
+// RUN: %python %test_lib/panel_params.py input 5 %t.x5.npy
+// RUN: %python %test_lib/panel_params.py input 70 %t.x70.npy
+
+// RUN: transformer-run %s --parameters=%t.safetensors --input=@%t.x1.npy --output=@%t.y1.npy --output=@%t.z1.npy --output=@%t.h1.npy
+// RUN: %python %test_lib/panel_params.py check %t.x1.npy %t.y1.npy %t.z1.npy %t.h1.npy | FileCheck %s --check-prefix=ROWS1
+// ROWS1: PASS 1 rows
+// RUN: transformer-run %s --parameters=%t.safetensors --input=@%t.x5.npy --output=@%t.y5.npy --output=@%t.z5.npy --output=@%t.h5.npy --threads=1
+// RUN: %python %test_lib/panel_params.py check %t.x5.npy %t.y5.npy %t.z5.npy %t.h5.npy | FileCheck %s --check-prefix=ROWS5
+// ROWS5: PASS 5 rows
+// RUN: transformer-run %s --parameters=%t.safetensors --input=@%t.x70.npy --output=@%t.y70.npy --output=@%t.z70.npy --output=@%t.h70.npy
+// RUN: %python %test_lib/panel_params.py check %t.x70.npy %t.y70.npy %t.z70.npy %t.h70.npy | FileCheck %s --check-prefix=ROWS70
+// ROWS70: PASS 70 rows
+// RUN: transformer-run %s --parameters=%t.safetensors --input=@%t.x70.npy --output=@%t.a70.npy --output=@%t.b70.npy --output=@%t.c70.npy --target-features=-avx512f
+// RUN: %python %test_lib/panel_params.py check %t.x70.npy %t.a70.npy %t.b70.npy %t.c70.npy | FileCheck %s --check-prefix=ROWS70
+// RUN: transformer-run %s --parameters=%t.safetensors --input=@%t.x1.npy --output=@%t.a1.npy --output=@%t.b1.npy --output=@%t.c1.npy --target-features=-avx512f
+// RUN: %python %test_lib/panel_params.py check %t.x1.npy %t.a1.npy %t.b1.npy %t.c1.npy | FileCheck %s --check-prefix=ROWS1
+
+func.func private @layer(%x: tensor<?x64xf32>, %w: tensor<64x64xf32>) -> tensor<?x64xf32> {
+  %y = transformer.matmul %x, %w : tensor<?x64xf32>, tensor<64x64xf32> -> tensor<?x64xf32>
+  %s = transformer.silu %y : tensor<?x64xf32> -> tensor<?x64xf32>
+  return %s : tensor<?x64xf32>
+}
+
+func.func @main(%x: tensor<?x64xf32>,
+                %t: tensor<64x96xf32> {transformer.parameter = "t.w", transformer.transposed},
+                %c: tensor<64x96xf32> {transformer.parameter = "c.w"},
+                %o: tensor<64x48xf32> {transformer.parameter = "odd.w"},
+                %e: tensor<64x96xf32> {transformer.parameter = "e.w"},
+                %l0: tensor<64x64xf32> {transformer.parameter = "l0.w"},
+                %l1: tensor<64x64xf32> {transformer.parameter = "l1.w"})
+    -> (tensor<?x96xf32>, tensor<?x48xf32>, tensor<?x64xf32>) {
+  %a = transformer.matmul %x, %t : tensor<?x64xf32>, tensor<64x96xf32> -> tensor<?x96xf32>
+  %b = transformer.matmul %x, %c : tensor<?x64xf32>, tensor<64x96xf32> -> tensor<?x96xf32>
+  %d = transformer.matmul %x, %e : tensor<?x64xf32>, tensor<64x96xf32> -> tensor<?x96xf32>
+  %row = tensor.extract_slice %e[0, 0] [1, 96] [1, 1] : tensor<64x96xf32> to tensor<96xf32>
+  %ab = transformer.add %a, %b : tensor<?x96xf32>, tensor<?x96xf32> -> tensor<?x96xf32>
+  %abd = transformer.add %ab, %d : tensor<?x96xf32>, tensor<?x96xf32> -> tensor<?x96xf32>
+  %y = transformer.add %abd, %row : tensor<?x96xf32>, tensor<96xf32> -> tensor<?x96xf32>
+  %z = transformer.matmul %x, %o : tensor<?x64xf32>, tensor<64x48xf32> -> tensor<?x48xf32>
+  %h0 = func.call @layer(%x, %l0) : (tensor<?x64xf32>, tensor<64x64xf32>) -> tensor<?x64xf32>
+  %h1 = func.call @layer(%h0, %l1) : (tensor<?x64xf32>, tensor<64x64xf32>) -> tensor<?x64xf32>
+  return %y, %z, %h1 : tensor<?x96xf32>, tensor<?x48xf32>, tensor<?x64xf32>
+}
