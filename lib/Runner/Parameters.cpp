@@ -84,10 +84,19 @@ mlir::transformer::runner::readParameters(
       bound.push_back(std::nullopt);
       continue;
     }
+    int64_t panelWidth = signature.arguments[i].panelWidth;
+    if (panelWidth > 0 && tensor->canReadInPanels()) {
+      llvm::Expected<HostTensor> read = tensor->readInPanels(panelWidth);
+      if (!read)
+        return llvm::createStringError(
+            llvm::toString(read.takeError()) +
+            describeArgument(i, signature.arguments[i], entry));
+      bound.push_back(std::move(*read));
+      continue;
+    }
     llvm::Expected<HostTensor> read = tensor->read();
-    if (read && signature.arguments[i].panelWidth > 0) {
-      llvm::Expected<HostTensor> panels =
-          layOutInPanels(*read, signature.arguments[i].panelWidth);
+    if (read && panelWidth > 0) {
+      llvm::Expected<HostTensor> panels = layOutInPanels(*read, panelWidth);
       if (file)
         file->dropPages(read->getData(), read->getNumBytes());
       read = std::move(panels);

@@ -107,22 +107,39 @@ WeightFile::getTransposedTensor(llvm::StringRef name, ElementType type,
 }
 
 namespace {
-/// to[r, c] = from[c, r] for `to` [rows, columns] of `Element`s, in square
-/// blocks (each read and written in cache) spread over the host's threads:
-/// a 0.5B model's projections are 1.4 GB.
+/// to[r, c] = from[c, r] for r in [r0, r1) of `to` [rows, columns] of
+/// `Element`s, in square blocks (each read and written in cache).
+template <typename Element>
+void transposeRows(const Element *from, Element *to, int64_t rows,
+                   int64_t columns, int64_t r0, int64_t r1) {
+  constexpr int64_t kBlock = 64;
+  for (int64_t c0 = 0; c0 < columns; c0 += kBlock) {
+    int64_t c1 = std::min(columns, c0 + kBlock);
+    for (int64_t c = c0; c < c1; ++c)
+      for (int64_t r = r0; r < r1; ++r)
+        to[r * columns + c] = from[c * rows + r];
+  }
+}
+
+/// to[r, c] = from[c, r] for `to` [rows, columns], spread over the host's
+/// threads (a 0.5B model's projections are 1.4 GB); with `panelWidth`, to
+/// laid out in panels of that many columns instead ([columns / width,
+/// rows, width]): each panel is the transpose of `width` rows of `from`.
 template <typename Element>
 void transposeInto(const Element *from, Element *to, int64_t rows,
-                   int64_t columns) {
+                   int64_t columns, int64_t panelWidth = 0) {
+  if (panelWidth > 0) {
+    llvm::parallelFor(0, columns / panelWidth, [&](size_t panel) {
+      int64_t offset = static_cast<int64_t>(panel) * panelWidth * rows;
+      transposeRows(from + offset, to + offset, rows, panelWidth, 0, rows);
+    });
+    return;
+  }
   constexpr int64_t kBlock = 64;
   int64_t rowBlocks = (rows + kBlock - 1) / kBlock;
   llvm::parallelFor(0, rowBlocks, [&](size_t block) {
-    int64_t r0 = block * kBlock, r1 = std::min(rows, r0 + kBlock);
-    for (int64_t c0 = 0; c0 < columns; c0 += kBlock) {
-      int64_t c1 = std::min(columns, c0 + kBlock);
-      for (int64_t c = c0; c < c1; ++c)
-        for (int64_t r = r0; r < r1; ++r)
-          to[r * columns + c] = from[c * rows + r];
-    }
+    int64_t r0 = block * kBlock;
+    transposeRows(from, to, rows, columns, r0, std::min(rows, r0 + kBlock));
   });
 }
 
@@ -158,25 +175,35 @@ WeightFile::prepareTransposedTensor(llvm::StringRef name, ElementType type,
   if (bytes != 4 && bytes != 2)
     return parameterError(name, "a " + elementTypeName(type) +
                                     " tensor cannot be bound transposed");
-  return PendingTensor([this, stored = std::move(*stored), name = name.str(),
-                        type, bytes]() mutable -> llvm::Expected<HostTensor> {
-    llvm::Expected<HostTensor> inFile = stored.read();
+  // Both readers transpose what the one read of the file gives.
+  auto read = [this,
+               stored = std::make_shared<PendingTensor>(std::move(*stored)),
+               name = name.str(), type,
+               bytes](int64_t panelWidth) -> llvm::Expected<HostTensor> {
+    llvm::Expected<HostTensor> inFile = stored->read();
     if (!inFile)
       return inFile.takeError();
     int64_t rows = inFile->getShape()[1], columns = inFile->getShape()[0];
+    if (panelWidth < 0 || (panelWidth > 0 && columns % panelWidth != 0))
+      return parameterError(name, "cannot be laid out in panels " +
+                                      llvm::Twine(panelWidth) + " wide");
     llvm::Expected<HostTensor> tensor =
         HostTensor::allocateUninitialized(type, {rows, columns});
     if (!tensor)
       return parameterError(name, llvm::toString(tensor.takeError()));
     if (bytes == 4)
       transposeInto(static_cast<const uint32_t *>(inFile->getData()),
-                    static_cast<uint32_t *>(tensor->getData()), rows, columns);
+                    static_cast<uint32_t *>(tensor->getData()), rows, columns,
+                    panelWidth);
     else
       transposeInto(static_cast<const uint16_t *>(inFile->getData()),
-                    static_cast<uint16_t *>(tensor->getData()), rows, columns);
+                    static_cast<uint16_t *>(tensor->getData()), rows, columns,
+                    panelWidth);
     dropPages(inFile->getData(), inFile->getNumBytes());
     return tensor;
-  });
+  };
+  return PendingTensor([read]() mutable { return read(0); },
+                       [read](int64_t width) mutable { return read(width); });
 }
 
 llvm::Expected<std::shared_ptr<WeightFile>>

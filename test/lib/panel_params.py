@@ -2,8 +2,10 @@
 test/transformer-run/parameters-panels.mlir.
 
   panel_params.py weights OUT.safetensors   the weights file
+  panel_params.py weights-f16 OUT.safetensors   the same in f16
   panel_params.py input ROWS OUT.npy        an input of ROWS x 64
-  panel_params.py check X.npy Y.npy Z.npy   the results of @main on X
+  panel_params.py check X.npy Y.npy Z.npy H.npy   the results of @main on X
+  panel_params.py check-f16 ...             the same for the f16 weights
 """
 
 import os
@@ -36,8 +38,9 @@ def weights():
     }
 
 
-def reference(x):
-    w = {name: value.astype(np.float64) for name, value in weights().items()}
+def reference(x, f16=False):
+    w = {name: value.astype(np.float16 if f16 else np.float32).astype(np.float64)
+         for name, value in weights().items()}
     x = x.astype(np.float64)
     y = x @ w["t.w"].T + x @ w["c.w"] + x @ w["e.w"] + w["e.w"][0]
     z = x @ w["odd.w"]
@@ -51,12 +54,15 @@ def reference(x):
 def main(argv):
     if argv[0] == "weights":
         safetensors_io.write(argv[1], weights())
+    elif argv[0] == "weights-f16":
+        safetensors_io.write(argv[1], {name: value.astype(np.float16)
+                                       for name, value in weights().items()})
     elif argv[0] == "input":
         rng = np.random.default_rng(int(argv[1]))
         np.save(argv[2], rng.standard_normal((int(argv[1]), K)).astype(np.float32))
-    elif argv[0] == "check":
+    elif argv[0] in ("check", "check-f16"):
         x = np.load(argv[1])
-        for name, got, want in zip("yzh", argv[2:5], reference(x)):
+        for name, got, want in zip("yzh", argv[2:5], reference(x, argv[0] == "check-f16")):
             got = np.load(got)
             err = np.abs(got - want).max() / max(1.0, np.abs(want).max())
             if got.shape != want.shape or not err < 1e-5:

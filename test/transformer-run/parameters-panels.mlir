@@ -19,6 +19,10 @@
 // RUN: transformer-run %s --parameters=%t.safetensors --input=@%t.x70.npy --output=@%t.y70.npy --output=@%t.z70.npy --output=@%t.h70.npy
 // RUN: %python %test_lib/panel_params.py check %t.x70.npy %t.y70.npy %t.z70.npy %t.h70.npy | FileCheck %s --check-prefix=ROWS70
 // ROWS70: PASS 70 rows
+// An f16 file: converted, then transposed (t.w) or copied into panels.
+// RUN: %python %test_lib/panel_params.py weights-f16 %t.f16.safetensors
+// RUN: transformer-run %s --parameters=%t.f16.safetensors --input=@%t.x70.npy --output=@%t.f70.npy --output=@%t.g70.npy --output=@%t.k70.npy
+// RUN: %python %test_lib/panel_params.py check-f16 %t.x70.npy %t.f70.npy %t.g70.npy %t.k70.npy | FileCheck %s --check-prefix=ROWS70
 // RUN: transformer-run %s --parameters=%t.safetensors --input=@%t.x70.npy --output=@%t.a70.npy --output=@%t.b70.npy --output=@%t.c70.npy --target-features=-avx512f
 // RUN: %python %test_lib/panel_params.py check %t.x70.npy %t.a70.npy %t.b70.npy %t.c70.npy | FileCheck %s --check-prefix=ROWS70
 // RUN: transformer-run %s --parameters=%t.safetensors --input=@%t.x1.npy --output=@%t.a1.npy --output=@%t.b1.npy --output=@%t.c1.npy --target-features=-avx512f

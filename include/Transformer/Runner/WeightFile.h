@@ -30,12 +30,24 @@ namespace mlir::transformer::runner {
 class PendingTensor {
 public:
   using Reader = llvm::unique_function<llvm::Expected<HostTensor>()>;
-  explicit PendingTensor(Reader reader) : reader(std::move(reader)) {}
+  /// Reads a matrix [k, n] laid out in panels of the given width, [n /
+  /// width, k, width] (ValueSignature::panelWidth), in one pass.
+  using PanelReader =
+      llvm::unique_function<llvm::Expected<HostTensor>(int64_t)>;
+  explicit PendingTensor(Reader reader, PanelReader panelReader = nullptr)
+      : reader(std::move(reader)), panelReader(std::move(panelReader)) {}
   /// The tensor. Fails only on what the metadata cannot tell (memory).
   llvm::Expected<HostTensor> read() { return reader(); }
+  /// Whether readInPanels can be called: the reader makes a copy anyway
+  /// (a transpose), which can be written in panels at no extra cost.
+  bool canReadInPanels() const { return static_cast<bool>(panelReader); }
+  llvm::Expected<HostTensor> readInPanels(int64_t width) {
+    return panelReader(width);
+  }
 
 private:
   Reader reader;
+  PanelReader panelReader;
 };
 
 /// An opened, validated file of named tensors.
