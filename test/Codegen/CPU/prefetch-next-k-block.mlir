@@ -77,12 +77,10 @@ func.func @dynamic_batched(%b: memref<4x?x48xf32>, %batch: index, %k0: index) ->
 // -----
 
 // Left alone: a loop that carries no 2-D vector, dynamic bounds, a row that
-// does not change with the loop, a read that may be out of bounds, and rows
-// that lie end to end (a weight copied in panels of the read's width, [n /
-// 32, k, 32]: the hardware prefetchers follow them).
+// does not change with the loop, and a read that may be out of bounds.
 // CHECK-LABEL: func.func @not_register_tiles
 // CHECK-NOT:     memref.prefetch
-func.func @not_register_tiles(%b: memref<64x64xf32>, %ub: index, %n: index, %panels: memref<4x64x32xf32>) -> (vector<32xf32>, vector<1x32xf32>, vector<1x32xf32>, vector<1x32xf32>, vector<1x32xf32>) {
+func.func @not_register_tiles(%b: memref<64x64xf32>, %ub: index, %n: index) -> (vector<32xf32>, vector<1x32xf32>, vector<1x32xf32>, vector<1x32xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index
@@ -109,10 +107,33 @@ func.func @not_register_tiles(%b: memref<64x64xf32>, %ub: index, %n: index, %pan
     %next = arith.addf %acc, %rhs : vector<1x32xf32>
     scf.yield %next : vector<1x32xf32>
   }
-  %r5 = scf.for %k = %c0 to %c32 step %c1 iter_args(%acc = %zero2) -> (vector<1x32xf32>) {
+  return %r1, %r2, %r3, %r4 : vector<32xf32>, vector<1x32xf32>, vector<1x32xf32>, vector<1x32xf32>
+}
+
+// -----
+
+// Rows that lie end to end (a weight in panels of the read's width, [n /
+// 32, k, 32]), which the hardware prefetchers follow within a panel: the
+// same row of the next panel (clamped to the last), one prefetch per line.
+// CHECK-LABEL: func.func @panels(
+// CHECK-SAME: %[[P:[^:]*]]: memref<4x64x32xf32>, %[[N:[^:]*]]: index
+// CHECK: %[[PLUS:.*]] = arith.addi %[[N]], %{{.*}} : index
+// CHECK: %[[NEXT:.*]] = arith.minsi %[[PLUS]], %{{.*}} : index
+// CHECK: scf.for %[[K:[a-z0-9_]+]] =
+// CHECK:   memref.prefetch %[[P]][%[[NEXT]], %[[K]], %{{.*}}], read, locality<1>, data
+// CHECK:   %[[COL:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK:   memref.prefetch %[[P]][%[[NEXT]], %[[K]], %[[COL]]], read, locality<1>, data
+// CHECK:   vector.transfer_read %[[P]][%[[N]], %[[K]], %{{.*}}]
+func.func @panels(%panels: memref<4x64x32xf32>, %n: index) -> vector<1x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %pad = arith.constant 0.0 : f32
+  %zero = arith.constant dense<0.0> : vector<1x32xf32>
+  %r = scf.for %k = %c0 to %c32 step %c1 iter_args(%acc = %zero) -> (vector<1x32xf32>) {
     %rhs = vector.transfer_read %panels[%n, %k, %c0], %pad {in_bounds = [true, true]} : memref<4x64x32xf32>, vector<1x32xf32>
     %next = arith.addf %acc, %rhs : vector<1x32xf32>
     scf.yield %next : vector<1x32xf32>
   }
-  return %r1, %r2, %r3, %r4, %r5 : vector<32xf32>, vector<1x32xf32>, vector<1x32xf32>, vector<1x32xf32>, vector<1x32xf32>
+  return %r : vector<1x32xf32>
 }
