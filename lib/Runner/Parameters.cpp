@@ -81,6 +81,12 @@ mlir::transformer::runner::readParameters(
   std::vector<std::optional<HostTensor>> bound;
   for (auto [i, tensor] : llvm::enumerate(pending)) {
     if (!tensor) {
+      // The caller's value is [k, n], not the panels the code reads.
+      if (signature.arguments[i].panelWidth > 0)
+        return llvm::createStringError(
+            "argument " + llvm::Twine(i) + " of @" + entry +
+            " is read in panels (transformer.panel_parameters) and must be "
+            "bound from a weights file (--parameters)");
       bound.push_back(std::nullopt);
       continue;
     }

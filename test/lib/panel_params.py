@@ -6,6 +6,8 @@ test/transformer-run/parameters-panels.mlir.
   panel_params.py input ROWS OUT.npy        an input of ROWS x 64
   panel_params.py check X.npy Y.npy Z.npy H.npy   the results of @main on X
   panel_params.py check-f16 ...             the same for the f16 weights
+  panel_params.py input-big ROWS OUT.npy    an input of ROWS x 300 for @big
+  panel_params.py check-big X.npy Y.npy     the result of @big on X
 """
 
 import os
@@ -35,6 +37,9 @@ def weights():
         # Passed to the private layer function by both of its calls.
         "l0.w": w(K, 64),
         "l1.w": w(K, 64),
+        # @big: k blocks and a rest, 704 columns in cache tiles that do not
+        # divide them.
+        "big.w": w(300, 704),
     }
 
 
@@ -69,6 +74,18 @@ def main(argv):
                 print("FAIL %s: shape %s, relative error %s" % (name, got.shape, err))
                 return 1
         print("PASS %d rows" % x.shape[0])
+    elif argv[0] == "input-big":
+        rng = np.random.default_rng(int(argv[1]))
+        np.save(argv[2], rng.standard_normal((int(argv[1]), 300)).astype(np.float32))
+    elif argv[0] == "check-big":
+        x = np.load(argv[1]).astype(np.float64)
+        want = x @ weights()["big.w"].astype(np.float64)
+        got = np.load(argv[2])
+        err = np.abs(got - want).max() / max(1.0, np.abs(want).max())
+        if got.shape != want.shape or not err < 1e-5:
+            print("FAIL big: shape %s, relative error %s" % (got.shape, err))
+            return 1
+        print("PASS big %d rows" % x.shape[0])
     else:
         sys.exit("unknown command " + argv[0])
     return 0

@@ -8,9 +8,9 @@
 // never e.w, which an element-wise op also reads. Without --parameters
 // nothing changes (the caller passes [k, n]).
 // RUN: transformer-run %S/parameters-panels.mlir --parameters=%t.safetensors --input=@%t.x1.npy --emit=llvm-dialect --target-cpu=skylake-avx512 | FileCheck %s --check-prefix=AVX512
-// AVX512: transformer.panel_parameters = {main = array<i64: 0, 32, 32, 0, 0, 32, 32>}
+// AVX512: transformer.panel_parameters = {big = array<i64: 0, 32>, main = array<i64: 0, 32, 32, 0, 0, 32, 32>}
 // RUN: transformer-run %S/parameters-panels.mlir --parameters=%t.safetensors --input=@%t.x1.npy --emit=llvm-dialect --target-cpu=haswell | FileCheck %s --check-prefix=AVX2
-// AVX2: transformer.panel_parameters = {main = array<i64: 0, 16, 16, 16, 0, 16, 16>}
+// AVX2: transformer.panel_parameters = {big = array<i64: 0, 16>, main = array<i64: 0, 16, 16, 16, 0, 16, 16>}
 // RUN: transformer-run %S/parameters-panels.mlir --input=@%t.x1.npy --emit=llvm-dialect --target-cpu=skylake-avx512 | FileCheck %s --check-prefix=NONE
 // NONE-NOT: transformer.panel_parameters
 

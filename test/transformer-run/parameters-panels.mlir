@@ -19,6 +19,17 @@
 // RUN: transformer-run %s --parameters=%t.safetensors --input=@%t.x70.npy --output=@%t.y70.npy --output=@%t.z70.npy --output=@%t.h70.npy
 // RUN: %python %test_lib/panel_params.py check %t.x70.npy %t.y70.npy %t.z70.npy %t.h70.npy | FileCheck %s --check-prefix=ROWS70
 // ROWS70: PASS 70 rows
+// K of 300 (k blocks and a rest) by 704 columns (cache tiles of 128 and a
+// last one of 64), 1 and 130 rows.
+// RUN: %python %test_lib/panel_params.py input-big 130 %t.big130.npy
+// RUN: transformer-run %s -e big --parameters=%t.safetensors --input=@%t.big130.npy --output=@%t.bo130.npy
+// RUN: %python %test_lib/panel_params.py check-big %t.big130.npy %t.bo130.npy | FileCheck %s --check-prefix=BIG130
+// BIG130: PASS big 130 rows
+// RUN: %python %test_lib/panel_params.py input-big 1 %t.big1.npy
+// RUN: transformer-run %s -e big --parameters=%t.safetensors --input=@%t.big1.npy --output=@%t.bo1.npy
+// RUN: %python %test_lib/panel_params.py check-big %t.big1.npy %t.bo1.npy | FileCheck %s --check-prefix=BIG1
+// BIG1: PASS big 1 rows
+
 // An f16 file: converted, then transposed (t.w) or copied into panels.
 // RUN: %python %test_lib/panel_params.py weights-f16 %t.f16.safetensors
 // RUN: transformer-run %s --parameters=%t.f16.safetensors --input=@%t.x70.npy --output=@%t.f70.npy --output=@%t.g70.npy --output=@%t.k70.npy
@@ -53,4 +64,9 @@ func.func @main(%x: tensor<?x64xf32>,
   %h0 = func.call @layer(%x, %l0) : (tensor<?x64xf32>, tensor<64x64xf32>) -> tensor<?x64xf32>
   %h1 = func.call @layer(%h0, %l1) : (tensor<?x64xf32>, tensor<64x64xf32>) -> tensor<?x64xf32>
   return %y, %z, %h1 : tensor<?x96xf32>, tensor<?x48xf32>, tensor<?x64xf32>
+}
+
+func.func @big(%x: tensor<?x300xf32>, %w: tensor<300x704xf32> {transformer.parameter = "big.w"}) -> tensor<?x704xf32> {
+  %y = transformer.matmul %x, %w : tensor<?x300xf32>, tensor<300x704xf32> -> tensor<?x704xf32>
+  return %y : tensor<?x704xf32>
 }

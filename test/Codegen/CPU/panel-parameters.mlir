@@ -100,3 +100,30 @@ func.func @kept(%x: tensor<4x64xf32>,
   %g = call @callee(%x, %unnamed) : (tensor<4x64xf32>, tensor<64x64xf32>) -> tensor<4x64xf32>
   return %a, %returned, %b, %c, %f, %g : tensor<4x64xf32>, tensor<64x64xf32>, tensor<4x48xf32>, tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x64xf32>
 }
+
+// -----
+
+// Left as they are too: the weight of a public function that the module
+// also calls (its caller passes what it was given, as it is), and one read
+// by a contraction that negates A in its body.
+// CHECK-NOT: transformer.panel_parameters
+// CHECK-NOT: transformer.panels
+// CHECK-NOT: reinterpret_cast
+func.func @inner(%x: tensor<4x64xf32>, %w: tensor<64x64xf32> {transformer.parameter = "w"}) -> tensor<4x64xf32> {
+  %y = linalg.matmul ins(%x, %w : tensor<4x64xf32>, tensor<64x64xf32>) outs(%x : tensor<4x64xf32>) -> tensor<4x64xf32>
+  return %y : tensor<4x64xf32>
+}
+func.func @outer(%x: tensor<4x64xf32>, %w: tensor<64x64xf32> {transformer.parameter = "w"}) -> tensor<4x64xf32> {
+  %y = call @inner(%x, %w) : (tensor<4x64xf32>, tensor<64x64xf32>) -> tensor<4x64xf32>
+  return %y : tensor<4x64xf32>
+}
+func.func @negated(%x: tensor<4x64xf32>, %w: tensor<64x64xf32> {transformer.parameter = "v"}) -> tensor<4x64xf32> {
+  %y = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : tensor<4x64xf32>, tensor<64x64xf32>) outs(%x : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %na = arith.negf %a : f32
+    %p = arith.mulf %na, %b : f32
+    %s = arith.addf %c, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x64xf32>
+  return %y : tensor<4x64xf32>
+}

@@ -137,3 +137,28 @@ func.func @panels(%panels: memref<4x64x32xf32>, %n: index) -> vector<1x32xf32> {
   }
   return %r : vector<1x32xf32>
 }
+
+// -----
+
+// A panel index computed in the loop: the next panel is computed there too.
+// CHECK-LABEL: func.func @panel_in_loop(
+// CHECK: scf.for %[[K:[a-z0-9_]+]] =
+// CHECK:   %[[I:.*]] = arith.remui %[[K]], %{{.*}} : index
+// CHECK:   %[[PLUS:.*]] = arith.addi %[[I]], %{{.*}} : index
+// CHECK:   %[[NEXT:.*]] = arith.minsi %[[PLUS]], %{{.*}} : index
+// CHECK:   memref.prefetch %{{.*}}[%[[NEXT]], %[[K]], %{{.*}}]
+func.func @panel_in_loop(%panels: memref<4x64x32xf32>) -> vector<1x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %pad = arith.constant 0.0 : f32
+  %zero = arith.constant dense<0.0> : vector<1x32xf32>
+  %r = scf.for %k = %c0 to %c32 step %c1 iter_args(%acc = %zero) -> (vector<1x32xf32>) {
+    %i = arith.remui %k, %c4 : index
+    %rhs = vector.transfer_read %panels[%i, %k, %c0], %pad {in_bounds = [true, true]} : memref<4x64x32xf32>, vector<1x32xf32>
+    %next = arith.addf %acc, %rhs : vector<1x32xf32>
+    scf.yield %next : vector<1x32xf32>
+  }
+  return %r : vector<1x32xf32>
+}

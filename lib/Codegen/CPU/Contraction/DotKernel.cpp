@@ -204,23 +204,7 @@ bool transformer::isF32PanelContraction(linalg::LinalgOp op) {
                                            utils::IteratorType::parallel,
                                            utils::IteratorType::reduction})
     return false;
-  // The body: yield(c + a * b), in either order of each pair.
-  Block *body = op.getBlock();
-  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
-  if (!yield || yield.getNumOperands() != 1 ||
-      body->getOperations().size() != 3)
-    return false;
-  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return false;
-  Value c = body->getArgument(2);
-  Value product = add.getLhs() == c ? add.getRhs() : add.getLhs();
-  auto mul = product.getDefiningOp<arith::MulFOp>();
-  if (!mul || (add.getLhs() != c && add.getRhs() != c))
-    return false;
-  Value a = body->getArgument(0), b = body->getArgument(1);
-  return (mul.getLhs() == a && mul.getRhs() == b) ||
-         (mul.getLhs() == b && mul.getRhs() == a);
+  return hasMulAddBody(op);
 }
 
 bool transformer::isRowForm(linalg::LinalgOp op) {

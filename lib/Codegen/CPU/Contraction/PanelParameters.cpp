@@ -75,7 +75,7 @@ bool isPlainRhsUse(OpOperand &use) {
     return false;
   return op.getIndexingMapsArray() ==
              linalg::MatmulOp::getDefaultIndexingMaps(op->getContext()) &&
-         linalg::isaContractionOpInterface(op);
+         linalg::isaContractionOpInterface(op) && hasMulAddBody(op);
 }
 
 struct PanelParametersPass
@@ -95,6 +95,11 @@ struct PanelParametersPass
       if (func.isExternal())
         continue;
       if (func.isPublic()) {
+        // Only entry points: a public function that this module also calls
+        // gets its weights from that call, as they are.
+        std::optional<SymbolTable::UseRange> uses = func.getSymbolUses(module);
+        if (!uses || !uses->empty())
+          continue;
         for (BlockArgument arg : func.getArguments())
           if (func.getArgAttr(arg.getArgNumber(), kParameterAttrName) &&
               !arg.use_empty() && hasPanelableType(arg.getType(), width))

@@ -4,6 +4,7 @@
 
 #include "Transformer/Codegen/CPU/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 
@@ -32,4 +33,27 @@ LogicalResult transformer::readFromPanels(RewriterBase &rewriter,
       generic->setAttr(kContractionAttrName, tag);
   });
   return success();
+}
+
+bool transformer::hasMulAddBody(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  if (!body || body->getNumArguments() != 3)
+    return false;
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  if (!yield || yield.getNumOperands() != 1 ||
+      body->getOperations().size() != 3)
+    return false;
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value c = body->getArgument(2);
+  if (add.getLhs() != c && add.getRhs() != c)
+    return false;
+  Value product = add.getLhs() == c ? add.getRhs() : add.getLhs();
+  auto mul = product.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return false;
+  Value a = body->getArgument(0), b = body->getArgument(1);
+  return (mul.getLhs() == a && mul.getRhs() == b) ||
+         (mul.getLhs() == b && mul.getRhs() == a);
 }

@@ -33,6 +33,11 @@ inline AffineMap getPanelIndexingMap(MLIRContext *ctx, int64_t width) {
 LogicalResult readFromPanels(RewriterBase &rewriter, linalg::LinalgOp op,
                              Value panels, int64_t width);
 
+/// Whether `op`'s body is exactly `yield(c + a * b)` (either order of each
+/// pair) on its two inputs a, b and its init c: what a panel contraction may
+/// compute (a body that also negates or converts an operand is left alone).
+bool hasMulAddBody(linalg::LinalgOp op);
+
 /// The panel width r of a contraction over (m, n, k) on tensors that reads B
 /// as (n floordiv r, k, n mod r); 0 for any other op.
 inline int64_t getPanelWidth(linalg::LinalgOp op) {

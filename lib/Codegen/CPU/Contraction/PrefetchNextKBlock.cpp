@@ -127,21 +127,21 @@ struct PrefetchNextKBlockPass
     Location loc = read.getLoc();
     Value memref = read.getBase();
     auto memrefType = cast<MemRefType>(memref.getType());
+    SmallVector<Value> indices(read.getIndices());
+    // The next panel before the loop where the buffer and the panel are the
+    // loop's invariants, else at the read.
     OpBuilder invariant(loop);
-    if (!loop.isDefinedOutsideOfLoop(memref))
+    if (!loop.isDefinedOutsideOfLoop(memref) ||
+        !loop.isDefinedOutsideOfLoop(indices[0]))
       invariant.setInsertionPoint(read);
     Value lastPanel = invariant.createOrFold<arith::SubIOp>(
         loc, invariant.createOrFold<memref::DimOp>(loc, memref, 0),
         arith::ConstantIndexOp::create(invariant, loc, 1));
-    SmallVector<Value> indices(read.getIndices());
-    if (loop.isDefinedOutsideOfLoop(indices[0]))
-      invariant.setInsertionPoint(loop);
-    Value next = invariant.createOrFold<arith::MinSIOp>(
+    indices[0] = invariant.createOrFold<arith::MinSIOp>(
         loc,
         invariant.createOrFold<arith::AddIOp>(
             loc, indices[0], arith::ConstantIndexOp::create(invariant, loc, 1)),
         lastPanel);
-    indices[0] = next;
     int64_t elementBytes =
         std::max<int64_t>(1, memrefType.getElementTypeBitWidth() / 8);
     int64_t rowBytes = read.getVectorType().getDimSize(1) * elementBytes;
