@@ -15,6 +15,10 @@ namespace mlir::transformer {
 /// --transformer-cpu-cache-constant-weights.
 inline constexpr llvm::StringLiteral kConstantArgAttrName =
     "transformer.constant";
+/// The attribute of an argument bound from a weight file by name (the
+/// runner's kParameterAttrName, Transformer/Runner/Signature.h).
+inline constexpr llvm::StringLiteral kParameterAttrName =
+    "transformer.parameter";
 /// The attribute of a weight argument that the caller must pass laid out in
 /// panels of this many columns ([n / r, k, r] for the [k, n] the type
 /// says); written by --transformer-cpu-panel-parameters.

@@ -49,10 +49,6 @@ using namespace mlir::transformer;
 
 namespace {
 
-/// The attribute of an argument bound from a weight file (the runner's
-/// kParameterAttrName, Transformer/Runner/Signature.h).
-constexpr llvm::StringLiteral kParameterAttrName = "transformer.parameter";
-
 /// Whether `value` is an argument of its function that is the same on
 /// every call.
 bool isConstantArgument(Value value) {

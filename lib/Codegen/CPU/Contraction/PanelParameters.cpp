@@ -41,10 +41,6 @@ using namespace mlir::transformer;
 
 namespace {
 
-/// The attribute of an argument bound from a weight file (the runner's
-/// kParameterAttrName, Transformer/Runner/Signature.h).
-constexpr llvm::StringLiteral kParameterAttrName = "transformer.parameter";
-
 /// Whether a weight of `type` can be laid out in panels `width` wide: a
 /// static f32 [k, n] with n a multiple of the width.
 bool hasPanelableType(Type type, int64_t width) {

@@ -327,24 +327,34 @@ splitOnRowCount(RewriterBase &rewriter, linalg::LinalgOp op, int64_t maxRows,
   return tiled;
 }
 
+/// Gives `op` the few-rows form `build` makes when it has at most `maxRows`
+/// rows: the whole op for a static count (returns null), or the branch of a
+/// dynamic one (returns the clone of `op` for the other rows, to prepare as
+/// usual). Returns `op` itself for more static rows.
+linalg::LinalgOp
+buildFewRowsForm(RewriterBase &rewriter, linalg::LinalgOp op, int64_t maxRows,
+                 function_ref<Value(OpBuilder &, linalg::LinalgOp)> build) {
+  int64_t rows = op.getStaticLoopRanges()[0];
+  if (!ShapedType::isDynamic(rows) && rows <= maxRows) {
+    rewriter.setInsertionPoint(op);
+    rewriter.replaceOp(op, buildFewRowsKernel(rewriter, op, build));
+    return {};
+  }
+  if (ShapedType::isDynamic(rows))
+    return splitOnRowCount(rewriter, op, maxRows, build);
+  return op;
+}
+
 /// A contraction that reads B in panels (isF32PanelContraction): few rows
 /// take the row form, which reads the panels as they are; the rest are
 /// tagged "mnk" for the schedule, whose cache tiles read them in place
 /// (--transformer-cpu-panel-contractions). n is a multiple of the panel
 /// width, so there is nothing to pad.
 void preparePanelContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
-  if (isRowForm(op)) {
-    int64_t rows = op.getStaticLoopRanges()[0];
-    int64_t maxRows = getRowFormMaxRows(op);
-    if (!ShapedType::isDynamic(rows) && rows <= maxRows) {
-      rewriter.setInsertionPoint(op);
-      rewriter.replaceOp(op, buildFewRowsKernel(rewriter, op, buildRowKernel));
-      return;
-    }
-    if (ShapedType::isDynamic(rows))
-      op = splitOnRowCount(rewriter, op, maxRows, buildRowKernel);
-  }
-  op->setAttr(kContractionAttrName, rewriter.getStringAttr("mnk"));
+  if (isRowForm(op))
+    op = buildFewRowsForm(rewriter, op, getRowFormMaxRows(op), buildRowKernel);
+  if (op)
+    op->setAttr(kContractionAttrName, rewriter.getStringAttr("mnk"));
 }
 
 struct PrepareContractionsPass
@@ -418,14 +428,9 @@ struct PrepareContractionsPass
         maxRows = getRowFormMaxRows(op);
       }
       if (fewRows) {
-        int64_t rows = op.getStaticLoopRanges()[0];
-        if (!ShapedType::isDynamic(rows) && rows <= maxRows) {
-          rewriter.setInsertionPoint(op);
-          rewriter.replaceOp(op, buildFewRowsKernel(rewriter, op, fewRows));
+        op = buildFewRowsForm(rewriter, op, maxRows, fewRows);
+        if (!op)
           continue;
-        }
-        if (ShapedType::isDynamic(rows))
-          op = splitOnRowCount(rewriter, op, maxRows, fewRows);
       }
       if (quantized)
         op = dequantizeBeforeContraction(rewriter, op, *quantized);
