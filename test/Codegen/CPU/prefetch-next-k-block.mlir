@@ -162,3 +162,111 @@ func.func @panel_in_loop(%panels: memref<4x64x32xf32>) -> vector<1x32xf32> {
   }
   return %r : vector<1x32xf32>
 }
+
+// -----
+
+// A register tile's k loop in the loop over the panel's register tiles along
+// m (a dynamic count T of 8-row tiles): tile i prefetches its share of the
+// next panel's 64-row block, one row per step of the loop (of 2 rows read):
+// row first + i * c + j * c / 64 at row offset j, with c = ceil(64 / T).
+// CHECK-LABEL: func.func @panel_shared_by_row_tiles(
+// CHECK-SAME: %[[P:[^:]*]]: memref<4x128x32xf32>, %[[PANEL:[^:]*]]: index, %[[K0:[^:]*]]: index, %[[ROWS:[^:]*]]: index
+// CHECK: %[[T:.*]] = arith.ceildivsi %[[ROWS]], %[[C8:.*]] : index
+// CHECK: %[[T1:.*]] = arith.maxsi %[[T]], %{{.*}} : index
+// CHECK: %[[SHARE:.*]] = arith.ceildivsi %{{.*}}, %[[T1]] : index
+// CHECK: scf.for %[[M:[a-z0-9_]+]] = %{{.*}} to %[[ROWS]] step %[[C8]]
+// CHECK:   %[[I:.*]] = arith.divui %[[M]], %[[C8]] : index
+// CHECK:   %[[START:.*]] = arith.muli %[[I]], %[[SHARE]] : index
+// CHECK:   %[[NEXT:.*]] = arith.minsi
+// CHECK:   scf.for %[[K:[a-z0-9_]+]] =
+// CHECK:     %[[ROW:.*]] = arith.addi %[[K0]], %[[K]] : index
+// CHECK:     %[[TIMES:.*]] = arith.muli %[[K]], %[[SHARE]] : index
+// CHECK:     %[[WITHIN:.*]] = arith.divui %[[TIMES]], %{{.*}} : index
+// CHECK:     %[[OFF:.*]] = arith.addi %[[START]], %[[WITHIN]] : index
+// CHECK:     %[[AT:.*]] = arith.addi %[[K0]], %[[OFF]] : index
+// CHECK:     %[[CLAMPED:.*]] = arith.minsi %[[AT]], %{{.*}} : index
+// CHECK:     memref.prefetch %[[P]][%[[NEXT]], %[[CLAMPED]], %{{.*}}], read, locality<1>, data
+// CHECK:     memref.prefetch %[[P]][%[[NEXT]], %[[CLAMPED]], %{{.*}}], read, locality<1>, data
+// CHECK:     vector.transfer_read %[[P]][%[[PANEL]], %[[ROW]], %{{.*}}]
+// CHECK-NOT: memref.prefetch
+// CHECK:     vector.transfer_read %[[P]][%[[PANEL]], %{{.*}}, %{{.*}}]
+// CHECK:     scf.yield
+func.func @panel_shared_by_row_tiles(%panels: memref<4x128x32xf32>, %panel: index, %k0: index, %rows: index) -> vector<1x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %pad = arith.constant 0.0 : f32
+  %zero = arith.constant dense<0.0> : vector<1x32xf32>
+  %r = scf.for %m = %c0 to %rows step %c8 iter_args(%out = %zero) -> (vector<1x32xf32>) {
+    %s = scf.for %k = %c0 to %c64 step %c2 iter_args(%acc = %out) -> (vector<1x32xf32>) {
+      %row = arith.addi %k0, %k : index
+      %rhs = vector.transfer_read %panels[%panel, %row, %c0], %pad {in_bounds = [true, true]} : memref<4x128x32xf32>, vector<1x32xf32>
+      %row1 = arith.addi %row, %c1 : index
+      %rhs1 = vector.transfer_read %panels[%panel, %row1, %c0], %pad {in_bounds = [true, true]} : memref<4x128x32xf32>, vector<1x32xf32>
+      %sum = arith.addf %acc, %rhs : vector<1x32xf32>
+      %next = arith.addf %sum, %rhs1 : vector<1x32xf32>
+      scf.yield %next : vector<1x32xf32>
+    }
+    scf.yield %s : vector<1x32xf32>
+  }
+  return %r : vector<1x32xf32>
+}
+
+// -----
+
+// A panel that changes with the loop around the k loop is not shared: each
+// read prefetches its own row of the next panel.
+// CHECK-LABEL: func.func @panel_per_outer_step(
+// CHECK: scf.for %[[M:[a-z0-9_]+]] =
+// CHECK-NOT: arith.ceildivsi
+// CHECK:   scf.for %[[K:[a-z0-9_]+]] =
+// CHECK:     memref.prefetch %{{.*}}[%{{.*}}, %[[K]], %{{.*}}]
+func.func @panel_per_outer_step(%panels: memref<4x128x32xf32>) -> vector<1x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %pad = arith.constant 0.0 : f32
+  %zero = arith.constant dense<0.0> : vector<1x32xf32>
+  %r = scf.for %m = %c0 to %c4 step %c1 iter_args(%out = %zero) -> (vector<1x32xf32>) {
+    %s = scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %out) -> (vector<1x32xf32>) {
+      %rhs = vector.transfer_read %panels[%m, %k, %c0], %pad {in_bounds = [true, true]} : memref<4x128x32xf32>, vector<1x32xf32>
+      %next = arith.addf %acc, %rhs : vector<1x32xf32>
+      scf.yield %next : vector<1x32xf32>
+    }
+    scf.yield %s : vector<1x32xf32>
+  }
+  return %r : vector<1x32xf32>
+}
+
+// -----
+
+// A row that changes with the loop around the k loop (a loop over k blocks,
+// not over register tiles): each read prefetches its own row of the next
+// panel.
+// CHECK-LABEL: func.func @rows_per_outer_step(
+// CHECK: scf.for %[[KB:[a-z0-9_]+]] =
+// CHECK-NOT: arith.ceildivsi
+// CHECK:   scf.for %[[K:[a-z0-9_]+]] =
+// CHECK:     %[[ROW:.*]] = arith.addi %[[KB]], %[[K]] : index
+// CHECK:     memref.prefetch %{{.*}}[%{{.*}}, %[[ROW]], %{{.*}}]
+func.func @rows_per_outer_step(%panels: memref<4x128x32xf32>, %panel: index) -> vector<1x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %pad = arith.constant 0.0 : f32
+  %zero = arith.constant dense<0.0> : vector<1x32xf32>
+  %r = scf.for %kb = %c0 to %c128 step %c64 iter_args(%out = %zero) -> (vector<1x32xf32>) {
+    %s = scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %out) -> (vector<1x32xf32>) {
+      %row = arith.addi %kb, %k : index
+      %rhs = vector.transfer_read %panels[%panel, %row, %c0], %pad {in_bounds = [true, true]} : memref<4x128x32xf32>, vector<1x32xf32>
+      %next = arith.addf %acc, %rhs : vector<1x32xf32>
+      scf.yield %next : vector<1x32xf32>
+    }
+    scf.yield %s : vector<1x32xf32>
+  }
+  return %r : vector<1x32xf32>
+}

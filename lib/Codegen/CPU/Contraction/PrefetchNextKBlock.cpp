@@ -13,6 +13,8 @@
 
 #include "Transformer/Codegen/CPU/Passes.h"
 
+#include "mlir/Analysis/FlatLinearValueConstraints.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -27,6 +29,54 @@ using namespace mlir;
 using namespace mlir::transformer;
 
 namespace {
+
+/// A register tile's share of the next panel's k block (see
+/// getRowTileShare): the first read's row, the share's first row in the
+/// block (start) and its rows (rowsPerTile), and the block's rows.
+struct RowTileShare {
+  Value firstRow;
+  Value start;
+  Value rowsPerTile;
+  int64_t blockRows;
+};
+
+/// Whether `value` is `loop`'s induction variable plus a value defined
+/// outside `outer` (a loop around `loop`): the induction variable itself,
+/// an arith.addi of it and such a value, or an affine.apply whose single
+/// result has coefficient 1 on the induction variable and whose other
+/// operands are such values.
+bool isInductionPlusInvariant(Value value, scf::ForOp loop, scf::ForOp outer) {
+  Value iv = loop.getInductionVar();
+  if (value == iv)
+    return true;
+  if (auto add = value.getDefiningOp<arith::AddIOp>()) {
+    Value lhs = add.getLhs(), rhs = add.getRhs();
+    return (isInductionPlusInvariant(lhs, loop, outer) &&
+            outer.isDefinedOutsideOfLoop(rhs)) ||
+           (isInductionPlusInvariant(rhs, loop, outer) &&
+            outer.isDefinedOutsideOfLoop(lhs));
+  }
+  auto apply = value.getDefiningOp<affine::AffineApplyOp>();
+  if (!apply)
+    return false;
+  AffineMap map = apply.getAffineMap();
+  SmallVector<int64_t> flat;
+  if (failed(getFlattenedAffineExpr(map.getResult(0), map.getNumDims(),
+                                    map.getNumSymbols(), &flat)) ||
+      flat.size() != map.getNumInputs() + 1)
+    return false;
+  bool found = false;
+  for (auto [position, operand] : llvm::enumerate(apply.getMapOperands())) {
+    if (operand == iv) {
+      if (found || flat[position] != 1)
+        return false;
+      found = true;
+    } else if (!outer.isDefinedOutsideOfLoop(operand)) {
+      return false;
+    }
+  }
+  return found;
+}
 
 /// The register tile's k loop: constant bounds, and one loop-carried value,
 /// the accumulators as a 2-D vector (kept in registers by the schedule's
@@ -109,20 +159,84 @@ struct PrefetchNextKBlockPass
       SmallVector<vector::TransferReadOp> panelReads;
       for (vector::TransferReadOp read : getRowReads(loop, &panelReads))
         prefetchNextBlock(loop, read);
+      if (panelReads.empty())
+        continue;
+      // Shared among the tiles: one row per step of the loop, before its
+      // first read; else each read's own row.
+      if (std::optional<RowTileShare> share =
+              getRowTileShare(loop, panelReads.front())) {
+        prefetchNextPanel(loop, panelReads.front(), share);
+        continue;
+      }
       for (vector::TransferReadOp read : panelReads)
-        prefetchNextPanel(loop, read);
+        prefetchNextPanel(loop, read, std::nullopt);
     }
   }
 
-  /// Before `read` of a panel's row, prefetches the same row of the next
-  /// panel (clamped to the last), one prefetch per cache line. The
-  /// hardware prefetchers follow a panel's rows, but not from one panel to
-  /// the next (a panel's k block is 32 KiB, the next one k x r further):
-  /// the first register tile of each panel would wait on memory for a
-  /// weight bound in panels, which a prefill streams from DRAM (Qwen2.5-0.5B
-  /// prefill 4-8% faster, GPT-2's 8-14% on the Xeon of docs/performance.md).
-  /// The other register tiles of the panel prefetch lines already in cache.
-  void prefetchNextPanel(scf::ForOp loop, vector::TransferReadOp read) {
+  /// The share of the next panel's k block that each register tile along m
+  /// prefetches: `loop` is a register tile's k loop directly in the loop
+  /// over the panel's register tiles along m (T of them, tile i), and
+  /// `first` its first read of the panel, at a row that is the k loop's
+  /// induction variable plus a value that does not change with the tile.
+  /// Tile i then prefetches rows
+  /// [i * c, (i + 1) * c) of the block (c = ceil(Kb / T) of its Kb rows),
+  /// one row per step of its loop, row i * c + j * c / Kb at row offset j.
+  /// Prefetching the whole block from the first tile asked for 32 KiB
+  /// within a tile's 2,000 or so cycles, more than a core keeps in flight:
+  /// that tile then ran at the speed of memory while the others found the
+  /// lines in cache. A row per step (of an unrolled loop: per 4 rows read)
+  /// costs fewer instructions than a prefetch per read, and covers the
+  /// share when the tiles are at least as many as the rows per step (T >= 4
+  /// with 4; fewer tiles, up to 24 rows of 8-row tiles, leave rows of their
+  /// share to the hardware prefetchers). None where the loops are not of
+  /// that shape.
+  std::optional<RowTileShare> getRowTileShare(scf::ForOp loop,
+                                              vector::TransferReadOp first) {
+    auto tiles = dyn_cast<scf::ForOp>(loop->getParentOp());
+    std::optional<int64_t> tileStep =
+        tiles ? getConstantIntValue(tiles.getStep()) : std::nullopt;
+    std::optional<int64_t> kStep = getConstantIntValue(loop.getStep());
+    Value panel = first.getIndices()[0], row = first.getIndices()[1];
+    if (!tileStep || *tileStep <= 0 || !kStep || *kStep <= 0 ||
+        !tiles.isDefinedOutsideOfLoop(panel) ||
+        !tiles.isDefinedOutsideOfLoop(first.getBase()) ||
+        !isInductionPlusInvariant(row, loop, tiles))
+      return std::nullopt;
+    int64_t blockRows = loop.getStaticTripCount()->getSExtValue() * *kStep;
+    if (blockRows <= 0)
+      return std::nullopt;
+    Location loc = first.getLoc();
+    // Before the tiles' loop: T (at least 1) and c.
+    OpBuilder outer(tiles);
+    Value step = tiles.getStep();
+    Value one = arith::ConstantIndexOp::create(outer, loc, 1);
+    Value extent = outer.createOrFold<arith::SubIOp>(loc, tiles.getUpperBound(),
+                                                     tiles.getLowerBound());
+    Value count = outer.createOrFold<arith::MaxSIOp>(
+        loc, outer.createOrFold<arith::CeilDivSIOp>(loc, extent, step), one);
+    Value rowsPerTile = outer.createOrFold<arith::CeilDivSIOp>(
+        loc, arith::ConstantIndexOp::create(outer, loc, blockRows), count);
+    // In the tile, before its k loop: the first row of its share.
+    OpBuilder inTile(loop);
+    Value index = inTile.createOrFold<arith::DivUIOp>(
+        loc,
+        inTile.createOrFold<arith::SubIOp>(loc, tiles.getInductionVar(),
+                                           tiles.getLowerBound()),
+        step);
+    Value start = inTile.createOrFold<arith::MulIOp>(loc, index, rowsPerTile);
+    return RowTileShare{row, start, rowsPerTile, blockRows};
+  }
+
+  /// Before `read` of a panel's row, prefetches a row of the next panel
+  /// (clamped to the last), one prefetch per cache line: the hardware
+  /// prefetchers follow a panel's rows, but not from one panel to the next
+  /// (a panel's k block is 32 KiB, the next one k x r further), so the
+  /// first register tile of each panel would wait on memory for a weight
+  /// bound in panels, which a prefill streams from DRAM. With `share`, the
+  /// row is the register tile's share of the next panel's block at this
+  /// step (see getRowTileShare); else the same row as the read's.
+  void prefetchNextPanel(scf::ForOp loop, vector::TransferReadOp read,
+                         std::optional<RowTileShare> share) {
     OpBuilder b(read);
     Location loc = read.getLoc();
     Value memref = read.getBase();
@@ -142,6 +256,25 @@ struct PrefetchNextKBlockPass
         invariant.createOrFold<arith::AddIOp>(
             loc, indices[0], arith::ConstantIndexOp::create(invariant, loc, 1)),
         lastPanel);
+    if (share) {
+      // The step's row offset j in the block (iv - lb), the block's first
+      // row (the first read's row minus j), and the row start + j * c / Kb
+      // of the share.
+      Value offset = b.createOrFold<arith::SubIOp>(loc, loop.getInductionVar(),
+                                                   loop.getLowerBound());
+      Value firstRow =
+          b.createOrFold<arith::SubIOp>(loc, share->firstRow, offset);
+      Value within = b.createOrFold<arith::DivUIOp>(
+          loc, b.createOrFold<arith::MulIOp>(loc, offset, share->rowsPerTile),
+          arith::ConstantIndexOp::create(invariant, loc, share->blockRows));
+      Value row = b.createOrFold<arith::AddIOp>(
+          loc, firstRow,
+          b.createOrFold<arith::AddIOp>(loc, share->start, within));
+      Value lastRow = invariant.createOrFold<arith::SubIOp>(
+          loc, invariant.createOrFold<memref::DimOp>(loc, memref, 1),
+          arith::ConstantIndexOp::create(invariant, loc, 1));
+      indices[1] = b.createOrFold<arith::MinSIOp>(loc, row, lastRow);
+    }
     int64_t elementBytes =
         std::max<int64_t>(1, memrefType.getElementTypeBitWidth() / 8);
     int64_t rowBytes = read.getVectorType().getDimSize(1) * elementBytes;
