@@ -34,14 +34,27 @@ func.func @embedding_dynamic_i64(%ids: tensor<?xi64>, %table: tensor<?x?xf32>) -
 
 // -----
 
+// cos and sin come from a [positions, D/2] table made first, once per
+// position and pair; the rotation reads them.
 // CHECK-LABEL: func @rope
 // CHECK-NOT: cf.assert
-// CHECK: linalg.generic
-// CHECK: arith.xori
-// CHECK: tensor.extract %arg0
+// CHECK: %[[TABLE:.*]]:2 = linalg.generic {{.*}} outs(%{{.*}}, %{{.*}} : tensor<3x4xf32>, tensor<3x4xf32>)
+// CHECK: %[[P:.*]] = linalg.index 0 : index
+// CHECK: %[[J:.*]] = linalg.index 1 : index
 // CHECK: math.powf
-// CHECK: math.cos
-// CHECK: math.sin
+// CHECK: %[[COS:.*]] = math.cos
+// CHECK: %[[SIN:.*]] = math.sin
+// CHECK: linalg.yield %[[COS]], %[[SIN]] : f32, f32
+// CHECK: linalg.generic
+// CHECK: %[[POS:.*]] = linalg.index 1 : index
+// CHECK: %[[D:.*]] = linalg.index 2 : index
+// CHECK: arith.xori
+// CHECK: %[[PAIR:.*]] = arith.shrui %[[D]]
+// CHECK: tensor.extract %arg0
+// CHECK: tensor.extract %[[TABLE]]#0[%[[POS]], %[[PAIR]]] : tensor<3x4xf32>
+// CHECK: tensor.extract %[[TABLE]]#1[%[[POS]], %[[PAIR]]] : tensor<3x4xf32>
+// CHECK-NOT: math.cos
+// CHECK: return
 func.func @rope(%x: tensor<1x3x8xf32>) -> tensor<1x3x8xf32> {
   %0 = transformer.rope %x : tensor<1x3x8xf32> -> tensor<1x3x8xf32>
   return %0 : tensor<1x3x8xf32>
@@ -79,6 +92,12 @@ func.func @embedding_f16(%ids: tensor<3xi32>, %table: tensor<10x4xf16>) -> tenso
 // table replaces base^(-2j/D): no powf.
 // CHECK-LABEL: func @rope_rotate_half_freqs
 // CHECK-NOT: cf.assert
+// CHECK: %[[TABLE:.*]]:2 = linalg.generic
+// CHECK: %[[TJ:.*]] = linalg.index 1 : index
+// CHECK: tensor.extract %arg1[%[[TJ]]] : tensor<4xf32>
+// CHECK-NOT: math.powf
+// CHECK: math.cos
+// CHECK: math.sin
 // CHECK: linalg.generic
 // CHECK: %[[FIRST:.*]] = arith.cmpi ult, %[[D:.*]], %c4 : index
 // CHECK: %[[UP:.*]] = arith.addi %[[D]], %c4 : index
@@ -86,10 +105,8 @@ func.func @embedding_f16(%ids: tensor<3xi32>, %table: tensor<10x4xf16>) -> tenso
 // CHECK: %[[PARTNER:.*]] = arith.select %[[FIRST]], %[[UP]], %[[LOW]] : index
 // CHECK: %[[J:.*]] = arith.select %[[FIRST]], %[[D]], %[[LOW]] : index
 // CHECK: tensor.extract %arg0[%{{.*}}, %{{.*}}, %[[PARTNER]]]
-// CHECK: tensor.extract %arg1[%[[J]]] : tensor<4xf32>
-// CHECK-NOT: math.powf
-// CHECK: math.cos
-// CHECK: math.sin
+// CHECK: tensor.extract %[[TABLE]]#0[%{{.*}}, %[[J]]]
+// CHECK: tensor.extract %[[TABLE]]#1[%{{.*}}, %[[J]]]
 func.func @rope_rotate_half_freqs(%x: tensor<1x3x8xf32>, %f: tensor<4xf32>) -> tensor<1x3x8xf32> {
   %0 = transformer.rope %x freqs(%f : tensor<4xf32>) {rotate_half} : tensor<1x3x8xf32> -> tensor<1x3x8xf32>
   return %0 : tensor<1x3x8xf32>
