@@ -28,6 +28,8 @@
 #include "llvm/TargetParser/SubtargetFeature.h"
 #include "llvm/Transforms/Utils/SplitModule.h"
 
+#include <set>
+
 using namespace llvm;
 using mlir::transformer::runner::ConcurrentJit;
 
@@ -122,6 +124,14 @@ ConcurrentJit::create(std::unique_ptr<Module> module,
   module->setDataLayout(*layout);
   module->setTargetTriple(machine->getTargetTriple());
 
+  // What the program takes from the process (malloc, libomp's entry points,
+  // ...), and what the code generator may call without a declaration.
+  std::set<std::string> imports = {"memset", "memcpy", "memmove", "sincosf",
+                                   "sincos"};
+  for (GlobalValue &value : module->global_values())
+    if (value.isDeclaration() && !value.getName().starts_with("llvm."))
+      imports.insert(value.getName().str());
+
   SmallVector<Function *> entries;
   for (Function &func : *module)
     if (!func.isDeclaration() && func.hasExternalLinkage())
@@ -210,6 +220,19 @@ ConcurrentJit::create(std::unique_ptr<Module> module,
   if (!process)
     return process.takeError();
   main.addGenerator(std::move(*process));
+  // Resolved once, here: compile threads that each ask the generator for a
+  // symbol it has not defined yet both define it, and the second fails the
+  // whole program ("duplicate definition of symbol 'malloc'").
+  orc::SymbolLookupSet imported;
+  for (const std::string &name : imports)
+    imported.add((*jit)->mangleAndIntern(name),
+                 orc::SymbolLookupFlags::WeaklyReferencedSymbol);
+  if (Expected<orc::SymbolMap> found = (*jit)->getExecutionSession().lookup(
+          orc::makeJITDylibSearchOrder(
+              &main, orc::JITDylibLookupFlags::MatchAllSymbols),
+          std::move(imported));
+      !found)
+    return found.takeError();
 
   for (orc::ThreadSafeModule &part : parts)
     if (Error err = (*jit)->addIRModule(std::move(part)))
