@@ -109,6 +109,23 @@ mlir::transformer::runner::getTargetMachineBuilder(const CPUTarget *target) {
   return machine;
 }
 
+namespace {
+/// Looks `names` up in `dylib` at once (materializing what defines them),
+/// each with `flags`.
+template <typename Names>
+Error lookUpAll(orc::LLJIT &jit, orc::JITDylib &dylib, const Names &names,
+                orc::SymbolLookupFlags flags) {
+  orc::SymbolLookupSet symbols;
+  for (const std::string &name : names)
+    symbols.add(jit.mangleAndIntern(name), flags);
+  Expected<orc::SymbolMap> found = jit.getExecutionSession().lookup(
+      orc::makeJITDylibSearchOrder(&dylib,
+                                   orc::JITDylibLookupFlags::MatchAllSymbols),
+      std::move(symbols));
+  return found ? Error::success() : found.takeError();
+}
+} // namespace
+
 Expected<std::unique_ptr<ConcurrentJit>>
 ConcurrentJit::create(std::unique_ptr<Module> module,
                       std::unique_ptr<LLVMContext> context, unsigned optLevel,
@@ -223,29 +240,16 @@ ConcurrentJit::create(std::unique_ptr<Module> module,
   // Resolved once, here: compile threads that each ask the generator for a
   // symbol it has not defined yet both define it, and the second fails the
   // whole program ("duplicate definition of symbol 'malloc'").
-  orc::SymbolLookupSet imported;
-  for (const std::string &name : imports)
-    imported.add((*jit)->mangleAndIntern(name),
-                 orc::SymbolLookupFlags::WeaklyReferencedSymbol);
-  if (Expected<orc::SymbolMap> found = (*jit)->getExecutionSession().lookup(
-          orc::makeJITDylibSearchOrder(
-              &main, orc::JITDylibLookupFlags::MatchAllSymbols),
-          std::move(imported));
-      !found)
-    return found.takeError();
+  if (Error err = lookUpAll(**jit, main, imports,
+                            orc::SymbolLookupFlags::WeaklyReferencedSymbol))
+    return std::move(err);
 
   for (orc::ThreadSafeModule &part : parts)
     if (Error err = (*jit)->addIRModule(std::move(part)))
       return std::move(err);
-  orc::SymbolLookupSet symbols;
-  for (const std::string &anchor : anchors)
-    symbols.add((*jit)->mangleAndIntern(anchor));
-  if (Expected<orc::SymbolMap> found = (*jit)->getExecutionSession().lookup(
-          orc::makeJITDylibSearchOrder(
-              &main, orc::JITDylibLookupFlags::MatchAllSymbols),
-          std::move(symbols));
-      !found)
-    return found.takeError();
+  if (Error err = lookUpAll(**jit, main, anchors,
+                            orc::SymbolLookupFlags::RequiredSymbol))
+    return std::move(err);
   if (Error err = (*jit)->initialize(main))
     return std::move(err);
 
