@@ -20,23 +20,29 @@ std::string describeArgument(size_t i, const ValueSignature &arg,
       .str();
 }
 
-/// `weights` [k, n] of 4-byte elements laid out in panels `width` columns
-/// wide: [n / width, k, width] (ValueSignature::panelWidth), in a new
-/// buffer of the same type and shape.
+/// `weights` [k, n] of 4- or 2-byte elements laid out in panels `width`
+/// columns wide: [n / width, k, width] (ValueSignature::panelWidth), in a
+/// new buffer of the same type and shape.
 llvm::Expected<HostTensor> layOutInPanels(const HostTensor &weights,
                                           int64_t width) {
   int64_t k = weights.getShape()[0], n = weights.getShape()[1];
+  int64_t bytes = static_cast<int64_t>(elementSize(weights.getElementType()));
+  if (bytes != 4 && bytes != 2)
+    return llvm::createStringError("a " +
+                                   elementTypeName(weights.getElementType()) +
+                                   " tensor cannot be laid out in panels");
   llvm::Expected<HostTensor> panels = HostTensor::allocateUninitialized(
       weights.getElementType(), weights.getShape());
   if (!panels)
     return panels.takeError();
-  const auto *from = static_cast<const uint32_t *>(weights.getData());
-  auto *to = static_cast<uint32_t *>(panels->getData());
+  const auto *from = static_cast<const char *>(weights.getData());
+  auto *to = static_cast<char *>(panels->getData());
+  int64_t panelRow = width * bytes, row = n * bytes;
   llvm::parallelFor(0, n / width, [&](size_t panel) {
-    uint32_t *out = to + panel * k * width;
-    for (int64_t row = 0; row < k; ++row)
-      std::memcpy(out + row * width, from + row * n + panel * width,
-                  width * sizeof(uint32_t));
+    char *out = to + panel * k * panelRow;
+    for (int64_t r = 0; r < k; ++r)
+      std::memcpy(out + r * panelRow, from + r * row + panel * panelRow,
+                  panelRow);
   });
   return panels;
 }

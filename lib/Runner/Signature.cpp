@@ -216,7 +216,7 @@ llvm::Error runner::readPanelWidths(ModuleOp module, llvm::StringRef entry,
     if (width == 0)
       continue;
     if (width < 0 || arg.parameter.empty() || !arg.blockFormat.empty() ||
-        arg.elementType != ElementType::F32 || arg.shape.size() != 2 ||
+        !isFloatType(arg.elementType) || arg.shape.size() != 2 ||
         arg.shape[0] < 0 || arg.shape[1] < 0 || arg.shape[1] % width != 0)
       return llvm::createStringError(
           "transformer.panel_parameters: argument " + llvm::Twine(i) + " of @" +

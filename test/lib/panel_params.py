@@ -6,8 +6,11 @@ test/transformer-run/parameters-panels.mlir.
   panel_params.py input ROWS OUT.npy        an input of ROWS x 64
   panel_params.py check X.npy Y.npy Z.npy H.npy   the results of @main on X
   panel_params.py check-f16 ...             the same for the f16 weights
+  panel_params.py check-16bit ...           the results of @main of
+                                            parameters-panels-16bit.mlir
   panel_params.py input-big ROWS OUT.npy    an input of ROWS x 300 for @big
   panel_params.py check-big X.npy Y.npy     the result of @big on X
+  panel_params.py check-big-16bit ...       the same with big.w in bf16
 """
 
 import os
@@ -56,6 +59,34 @@ def reference(x, f16=False):
     return y, z, h
 
 
+# The formats of parameters-panels-16bit.mlir's weights, which the runner
+# rounds the f32 file's values to when it binds them.
+FORMATS_16BIT = {"t.w": "bf16", "c.w": "f16", "odd.w": "bf16",
+                 "l0.w": "bf16", "l1.w": "bf16", "big.w": "bf16"}
+
+
+def rounded(name, value):
+    fmt = FORMATS_16BIT.get(name)
+    if fmt == "bf16":
+        return safetensors_io.bf16_to_f32(value)
+    if fmt == "f16":
+        return value.astype(np.float16).astype(np.float32)
+    return value
+
+
+def reference_16bit(x):
+    w = {name: rounded(name, value).astype(np.float64)
+         for name, value in weights().items()}
+    x = x.astype(np.float64)
+    y = x @ w["t.w"].T + x @ w["c.w"]
+    z = x @ w["odd.w"]
+    h = x
+    for name in ("l0.w", "l1.w"):
+        h = h @ w[name]
+        h = h / (1.0 + np.exp(-h))
+    return y, z, h
+
+
 def main(argv):
     if argv[0] == "weights":
         safetensors_io.write(argv[1], weights())
@@ -65,9 +96,11 @@ def main(argv):
     elif argv[0] == "input":
         rng = np.random.default_rng(int(argv[1]))
         np.save(argv[2], rng.standard_normal((int(argv[1]), K)).astype(np.float32))
-    elif argv[0] in ("check", "check-f16"):
+    elif argv[0] in ("check", "check-f16", "check-16bit"):
         x = np.load(argv[1])
-        for name, got, want in zip("yzh", argv[2:5], reference(x, argv[0] == "check-f16")):
+        wanted = (reference_16bit(x) if argv[0] == "check-16bit"
+                  else reference(x, argv[0] == "check-f16"))
+        for name, got, want in zip("yzh", argv[2:5], wanted):
             got = np.load(got)
             err = np.abs(got - want).max() / max(1.0, np.abs(want).max())
             if got.shape != want.shape or not err < 1e-5:
@@ -77,9 +110,12 @@ def main(argv):
     elif argv[0] == "input-big":
         rng = np.random.default_rng(int(argv[1]))
         np.save(argv[2], rng.standard_normal((int(argv[1]), 300)).astype(np.float32))
-    elif argv[0] == "check-big":
+    elif argv[0] in ("check-big", "check-big-16bit"):
         x = np.load(argv[1]).astype(np.float64)
-        want = x @ weights()["big.w"].astype(np.float64)
+        big = weights()["big.w"]
+        if argv[0] == "check-big-16bit":
+            big = rounded("big.w", big)
+        want = x @ big.astype(np.float64)
         got = np.load(argv[2])
         err = np.abs(got - want).max() / max(1.0, np.abs(want).max())
         if got.shape != want.shape or not err < 1e-5:

@@ -14,3 +14,10 @@
 // RUN: transformer-run %S/parameters-panels.mlir --input=@%t.x1.npy --emit=llvm-dialect --target-cpu=skylake-avx512 | FileCheck %s --check-prefix=NONE
 // NONE-NOT: transformer.panel_parameters
 
+
+// The bf16 and f16 weights of parameters-panels-16bit.mlir: all of them but
+// odd.w with AVX-512, all with AVX2.
+// RUN: transformer-run %S/parameters-panels-16bit.mlir --parameters=%t.safetensors --input=@%t.x1.npy --emit=llvm-dialect --target-cpu=skylake-avx512 | FileCheck %s --check-prefix=HALF512
+// HALF512: transformer.panel_parameters = {big = array<i64: 0, 32>, main = array<i64: 0, 32, 32, 0, 32, 32>}
+// RUN: transformer-run %S/parameters-panels-16bit.mlir --parameters=%t.safetensors --input=@%t.x1.npy --emit=llvm-dialect --target-cpu=haswell | FileCheck %s --check-prefix=HALF2
+// HALF2: transformer.panel_parameters = {big = array<i64: 0, 16>, main = array<i64: 0, 16, 16, 16, 16, 16>}

@@ -38,6 +38,31 @@ func.func @plain(%x: tensor<?x64xf32>, %w: tensor<64x128xf32> {transformer.param
 
 // -----
 
+// A bf16 weight too: its panels keep its type (a panel row of 32 is one
+// cache line), and the contraction widens B in its body as before. The row
+// form widens each vector of the panels it loads.
+// CHECK-DAG: #[[$PANEL:.*]] = affine_map<(d0, d1, d2) -> (d1 floordiv 32, d2, d1 mod 32)>
+// CHECK: module attributes {transformer.panel_parameters = {half = array<i64: 0, 32, 0>}
+// CHECK-LABEL: func.func @half(
+// CHECK-SAME: %{{[^:]*}}: tensor<64x128xbf16> {transformer.panels = 32 : i64, transformer.parameter = "w"}
+// CHECK: memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [4, 64, 32], strides: [2048, 32, 1] : memref<64x128xbf16> to memref<4x64x32xbf16>
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[$PANEL]], #{{.*}}], {{.*}} ins(%{{.*}}, %{{.*}} : tensor<?x64xf32>, tensor<4x64x32xbf16>)
+// CHECK: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: bf16, %[[C:.*]]: f32):
+// CHECK: arith.extf %[[B]] : bf16 to f32
+// PREPARE-LABEL: func.func @half(
+// PREPARE: scf.forall
+// PREPARE: scf.for
+// PREPARE: %[[V:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<4x64x32xbf16>, vector<16xbf16>
+// PREPARE: arith.extf %[[V]] : vector<16xbf16> to vector<16xf32>
+// PREPARE: } else {
+// PREPARE: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<?x64xf32>, tensor<4x64x32xbf16>) {{.*}} attrs = {transformer.contraction = "mnk"}
+func.func @half(%x: tensor<?x64xf32>, %w: tensor<64x128xbf16> {transformer.parameter = "w"}, %acc: tensor<?x128xf32>) -> tensor<?x128xf32> {
+  %y = linalg.matmul ins(%x, %w : tensor<?x64xf32>, tensor<64x128xbf16>) outs(%acc : tensor<?x128xf32>) -> tensor<?x128xf32>
+  return %y : tensor<?x128xf32>
+}
+
+// -----
+
 // A private function whose every call passes such a weight (a model's layer
 // function) reads its argument in panels too; the calls pass the argument
 // as it is.
@@ -69,7 +94,7 @@ func.func @model(%x: tensor<4x64xf32>, %w0: tensor<64x64xf32> {transformer.param
 
 // Left as they are: a weight also read otherwise (returned, transposed,
 // element-wise), one whose columns are not whole panels (48 with AVX-512;
-// AVX2's 16 divide them), a bf16 weight, an argument not bound by name, and
+// AVX2's 16 divide them), an i8 weight, an argument not bound by name, and
 // a private function that one of its calls passes something else.
 // CHECK-NOT: transformer.panel_parameters
 // CHECK-NOT: transformer.panels
@@ -82,7 +107,7 @@ func.func private @callee(%x: tensor<4x64xf32>, %w: tensor<64x64xf32>) -> tensor
 func.func @kept(%x: tensor<4x64xf32>,
                 %returned: tensor<64x64xf32> {transformer.parameter = "a"},
                 %narrow: tensor<64x48xf32> {transformer.parameter = "b"},
-                %half: tensor<64x64xbf16> {transformer.parameter = "c"},
+                %bytes: tensor<64x64xi8> {transformer.parameter = "c"},
                 %unnamed: tensor<64x64xf32>,
                 %passed: tensor<64x64xf32> {transformer.parameter = "d"},
                 %other: tensor<4x64xf32>)
@@ -94,7 +119,7 @@ func.func @kept(%x: tensor<4x64xf32>,
   %acc48 = linalg.fill ins(%z : f32) outs(%e48 : tensor<4x48xf32>) -> tensor<4x48xf32>
   %a = linalg.matmul ins(%x, %returned : tensor<4x64xf32>, tensor<64x64xf32>) outs(%acc : tensor<4x64xf32>) -> tensor<4x64xf32>
   %b = linalg.matmul ins(%x, %narrow : tensor<4x64xf32>, tensor<64x48xf32>) outs(%acc48 : tensor<4x48xf32>) -> tensor<4x48xf32>
-  %c = linalg.matmul ins(%x, %half : tensor<4x64xf32>, tensor<64x64xbf16>) outs(%acc : tensor<4x64xf32>) -> tensor<4x64xf32>
+  %c = linalg.matmul ins(%x, %bytes : tensor<4x64xf32>, tensor<64x64xi8>) outs(%acc : tensor<4x64xf32>) -> tensor<4x64xf32>
   %d = linalg.matmul ins(%x, %unnamed : tensor<4x64xf32>, tensor<64x64xf32>) outs(%acc : tensor<4x64xf32>) -> tensor<4x64xf32>
   %f = call @callee(%x, %passed) : (tensor<4x64xf32>, tensor<64x64xf32>) -> tensor<4x64xf32>
   %g = call @callee(%x, %unnamed) : (tensor<4x64xf32>, tensor<64x64xf32>) -> tensor<4x64xf32>

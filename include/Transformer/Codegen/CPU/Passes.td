@@ -46,11 +46,12 @@ def TransformerCPUPanelParametersPass
   let summary = "Have the caller bind plain-B weights in the register "
                 "tile's panels";
   let description = [{
-    A weight bound by name (`transformer.parameter = "NAME"`, static f32
-    `[k, n]` with n a multiple of the target's register tile width r) whose
-    every reader is the B of a plain contraction (`C[m, n] += A[m, k] *
-    B[k, n]`, the `linear` of a Llama projection bound transposed or of
-    GPT-2's Conv1D weights) is passed laid out in panels instead:
+    A weight bound by name (`transformer.parameter = "NAME"`, static f32,
+    bf16 or f16 `[k, n]` with n a multiple of the target's register tile
+    width r) whose every reader is the B of a plain contraction (`C[m, n] +=
+    A[m, k] * B[k, n]` with f32 A and C, a 16-bit B widened in the body;
+    the `linear` of a Llama projection bound transposed or of GPT-2's Conv1D
+    weights) is passed laid out in panels instead:
     `[n / r, k, r]`, each register tile's r columns contiguous down k. The
     register tiles then read B in place on every call, where they would
     otherwise copy B's k blocks and panels on each call, and no cached copy

@@ -189,8 +189,9 @@ bool transformer::isF32PanelContraction(linalg::LinalgOp op) {
     return false;
   Value lhs = op.getDpsInputs()[0], rhs = op.getDpsInputs()[1],
         acc = op.getDpsInits()[0];
+  Type rhsElement = getElementTypeOrSelf(rhs.getType());
   if (!getElementTypeOrSelf(lhs.getType()).isF32() ||
-      !getElementTypeOrSelf(rhs.getType()).isF32() ||
+      (!rhsElement.isF32() && !isWidenedToF32(rhsElement)) ||
       !getElementTypeOrSelf(acc.getType()).isF32())
     return false;
   MLIRContext *ctx = op.getContext();

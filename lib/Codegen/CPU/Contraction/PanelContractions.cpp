@@ -107,7 +107,6 @@ LogicalResult rewriteTile(RewriterBase &rewriter, linalg::LinalgOp op,
   if (!b || ShapedType::isDynamic(depth) || blockK <= 0)
     return failure();
   rewriter.setInsertionPoint(op);
-  Type element = initType.getElementType();
   auto bType = cast<RankedTensorType>(b.getType());
   Value rows = tensor::DimOp::create(rewriter, loc, init, 0);
   Attribute tag = rewriter.getStringAttr("mnk_panel");

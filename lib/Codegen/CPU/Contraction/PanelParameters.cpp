@@ -1,13 +1,14 @@
 //===- PanelParameters.cpp - Weights bound in the register tile's panels --===//
 //
 // --transformer-cpu-panel-parameters: a weight bound by name
-// (`transformer.parameter`) whose every reader multiplies it as a plain B
-// (C[m, n] += A[m, k] * B[k, n]) is passed by the caller laid out in panels,
-// [n / r, k, r] for the [k, n] its type says, r the target's register tile
-// width. The register tiles then read it in place (no per-call packing copy
-// of B), and there is no copy of it beside the bound one: the runner, which
-// converts such weights when it binds them anyway (a Llama projection is
-// transposed), writes them in panels instead.
+// (`transformer.parameter`, f32, bf16 or f16) whose every reader multiplies
+// it as a plain B (C[m, n] += A[m, k] * B[k, n]) is passed by the caller
+// laid out in panels, [n / r, k, r] for the [k, n] its type says, r the
+// target's register tile width (a 16-bit panel's row is one cache line). The
+// register tiles then read it in place (no per-call packing copy of B), and
+// there is no copy of it beside the bound one: the runner, which converts such
+// weights when it binds them anyway (a Llama projection is transposed), writes
+// them in panels instead.
 //
 // The argument keeps its type, so that the function's signature does not
 // change; each function that reads it (and each private function that
@@ -18,6 +19,7 @@
 
 #include "Transformer/Codegen/CPU/Passes.h"
 
+#include "DotKernel.h"
 #include "Panels.h"
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 #include "Transformer/IR/TransformerDialect.h"
@@ -42,12 +44,16 @@ using namespace mlir::transformer;
 namespace {
 
 /// Whether a weight of `type` can be laid out in panels `width` wide: a
-/// static f32 [k, n] with n a multiple of the width.
+/// static f32, bf16 or f16 [k, n] with n a multiple of the width.
 bool hasPanelableType(Type type, int64_t width) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor && tensor.getRank() == 2 && tensor.hasStaticShape() &&
-         tensor.getElementType().isF32() && tensor.getDimSize(0) > 0 &&
-         tensor.getDimSize(1) > 0 && tensor.getDimSize(1) % width == 0;
+  if (!tensor)
+    return false;
+  Type element = tensor.getElementType();
+  return tensor.getRank() == 2 && tensor.hasStaticShape() &&
+         (element.isF32() || isWidenedToF32(element)) &&
+         tensor.getDimSize(0) > 0 && tensor.getDimSize(1) > 0 &&
+         tensor.getDimSize(1) % width == 0;
 }
 
 /// The panels' type of a weight of `type` (hasPanelableType).
@@ -57,8 +63,9 @@ RankedTensorType getPanelsType(RankedTensorType tensor, int64_t width) {
       tensor.getElementType());
 }
 
-/// Whether `use` is the B of a plain f32 contraction C[m, n] += A[m, k] *
-/// B[k, n] on tensors that reads it nowhere else.
+/// Whether `use` is the B of a plain contraction C[m, n] += A[m, k] * B[k,
+/// n] on tensors (A and C f32, B f32 or widened from bf16/f16) that reads it
+/// nowhere else.
 bool isPlainRhsUse(OpOperand &use) {
   auto op = dyn_cast<linalg::LinalgOp>(use.getOwner());
   if (!op || !op.hasPureTensorSemantics() || op.getNumLoops() != 3 ||

@@ -2,6 +2,7 @@
 
 #include "Panels.h"
 
+#include "DotKernel.h"
 #include "Transformer/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -40,8 +41,22 @@ bool transformer::hasMulAddBody(linalg::LinalgOp op) {
   if (!body || body->getNumArguments() != 3)
     return false;
   auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
-  if (!yield || yield.getNumOperands() != 1 ||
-      body->getOperations().size() != 3)
+  if (!yield || yield.getNumOperands() != 1)
+    return false;
+  // B as it is, or widened from bf16/f16 (a named op's implicit cast).
+  Value a = body->getArgument(0), b = body->getArgument(1);
+  size_t ops = 3;
+  for (Operation &op : body->without_terminator()) {
+    auto ext = dyn_cast<arith::ExtFOp>(op);
+    if (!ext)
+      continue;
+    if (ext.getIn() != b || !isWidenedToF32(b.getType()) ||
+        !ext.getType().isF32() || ops != 3)
+      return false;
+    b = ext.getResult();
+    ops = 4;
+  }
+  if (body->getOperations().size() != ops)
     return false;
   auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
   if (!add)
@@ -53,7 +68,6 @@ bool transformer::hasMulAddBody(linalg::LinalgOp op) {
   auto mul = product.getDefiningOp<arith::MulFOp>();
   if (!mul)
     return false;
-  Value a = body->getArgument(0), b = body->getArgument(1);
   return (mul.getLhs() == a && mul.getRhs() == b) ||
          (mul.getLhs() == b && mul.getRhs() == a);
 }

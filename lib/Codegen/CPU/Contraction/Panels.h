@@ -34,8 +34,10 @@ LogicalResult readFromPanels(RewriterBase &rewriter, linalg::LinalgOp op,
                              Value panels, int64_t width);
 
 /// Whether `op`'s body is exactly `yield(c + a * b)` (either order of each
-/// pair) on its two inputs a, b and its init c: what a panel contraction may
-/// compute (a body that also negates or converts an operand is left alone).
+/// pair) on its two inputs a, b and its init c, b possibly widened to f32
+/// from bf16 or f16 first (`arith.extf`): what a panel contraction may
+/// compute (a body that also negates or otherwise converts an operand is
+/// left alone).
 bool hasMulAddBody(linalg::LinalgOp op);
 
 /// The panel width r of a contraction over (m, n, k) on tensors that reads B
