@@ -19,16 +19,19 @@
 // AVX2: memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [8, 64, 16], strides: [1024, 16, 1]
 
 // Then the few rows take the row form, whose loads read the panels (panel
-// n / 32, row k, column n mod 32), and the other rows are tagged for the
-// schedule's cache tiles.
+// n / 32, row k, column n mod 32: a tile starts a panel, so its vectors lie
+// at constant columns of consecutive panels), and the other rows are tagged
+// for the schedule's cache tiles.
 // PREPARE-LABEL: func.func @plain(
 // PREPARE: %[[P:[0-9a-z_]+]] = bufferization.to_tensor
 // PREPARE: scf.if
 // PREPARE: scf.forall
-// PREPARE: %[[PANEL:[0-9a-z_]+]] = arith.divui %{{.*}}, %[[C32:[0-9a-z_]+]] : index
-// PREPARE: %[[COLUMN:[0-9a-z_]+]] = arith.remui %{{.*}}, %[[C32]] : index
+// PREPARE: %[[PANEL:[0-9a-z_]+]] = arith.divui %{{.*}}, %c32{{.*}} : index
+// PREPARE: %[[NEXT:[0-9a-z_]+]] = arith.addi %[[PANEL]], %c1{{.*}} : index
 // PREPARE: scf.for %[[K:[0-9a-z_]+]] =
-// PREPARE: vector.transfer_read %[[P]][%[[PANEL]], %[[K]], %[[COLUMN]]]
+// PREPARE: vector.transfer_read %[[P]][%[[PANEL]], %[[K]], %c0{{.*}}]
+// PREPARE: vector.transfer_read %[[P]][%[[PANEL]], %[[K]], %c16{{.*}}]
+// PREPARE: vector.transfer_read %[[P]][%[[NEXT]], %[[K]], %c0{{.*}}]
 // PREPARE: } else {
 // PREPARE: linalg.generic {{.*}} ins(%{{.*}}, %[[P]] : tensor<?x64xf32>, tensor<4x64x32xf32>) {{.*}} attrs = {transformer.contraction = "mnk"}
 func.func @plain(%x: tensor<?x64xf32>, %w: tensor<64x128xf32> {transformer.parameter = "w"}, %acc: tensor<?x128xf32>) -> tensor<?x128xf32> {

@@ -228,3 +228,48 @@ func.func @row_form_rows(%w: memref<768x3072xbf16>, %col: index) -> vector<16xbf
   }
   return %r : vector<16xbf16>
 }
+
+// -----
+
+// The row form over a bf16 B in panels ([n / 32, k, 32]): each panel's row
+// k (one line, read as two vectors) is prefetched 16 rows further on in the
+// same panel, clamped to the panel's last row; not the panels further on,
+// which are the next tiles' (no next-group prefetch). f32 panels are left
+// alone.
+// CHECK-LABEL: func.func @row_form_panels
+// CHECK-SAME:    (%[[W:[a-z0-9]+]]: memref<96x768x32xbf16>, %[[F:[a-z0-9]+]]: memref<96x768x32xf32>, %[[P0:[a-z0-9]+]]: index, %[[P1:[a-z0-9]+]]: index)
+// CHECK-DAG:     %[[LAST:.*]] = arith.constant 767 : index
+// CHECK:         scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:           %[[NEXT:.*]] = arith.addi %[[K]], %c16{{.*}} : index
+// CHECK:           %[[ROW:.*]] = arith.minsi %[[NEXT]], %[[LAST]] : index
+// CHECK:           memref.prefetch %[[W]][%[[P0]], %[[ROW]], %c0{{.*}}], read, locality<1>, data
+// CHECK-NOT:       memref.prefetch
+// CHECK:           vector.load %[[W]][%[[P0]], %[[K]], %c0{{.*}}]
+// CHECK:           vector.load %[[W]][%[[P0]], %[[K]], %c16{{.*}}]
+// CHECK:           %[[NEXT1:.*]] = arith.addi %[[K]], %c16{{.*}} : index
+// CHECK:           %[[ROW1:.*]] = arith.minsi %[[NEXT1]], %c767{{.*}} : index
+// CHECK:           memref.prefetch %[[W]][%[[P1]], %[[ROW1]], %c0{{.*}}], read, locality<1>, data
+// CHECK-NOT:       memref.prefetch
+// CHECK:           vector.load %[[W]][%[[P1]], %[[K]], %c0{{.*}}]
+// CHECK:           vector.load %[[F]]
+// CHECK:           scf.yield
+func.func @row_form_panels(%w: memref<96x768x32xbf16>, %f: memref<96x768x32xf32>, %p0: index, %p1: index) -> vector<16xbf16> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c768 = arith.constant 768 : index
+  %zero = arith.constant dense<0.0> : vector<16xbf16>
+  %r = scf.for %k = %c0 to %c768 step %c1 iter_args(%acc = %zero) -> (vector<16xbf16>) {
+    %a = vector.load %w[%p0, %k, %c0] : memref<96x768x32xbf16>, vector<16xbf16>
+    %b = vector.load %w[%p0, %k, %c16] : memref<96x768x32xbf16>, vector<16xbf16>
+    %c = vector.load %w[%p1, %k, %c0] : memref<96x768x32xbf16>, vector<16xbf16>
+    %d = vector.load %f[%p1, %k, %c0] : memref<96x768x32xf32>, vector<16xf32>
+    %dt = arith.truncf %d : vector<16xf32> to vector<16xbf16>
+    %s0 = arith.addf %a, %b : vector<16xbf16>
+    %s1 = arith.addf %s0, %c : vector<16xbf16>
+    %s2 = arith.addf %s1, %dt : vector<16xbf16>
+    %n = arith.addf %acc, %s2 : vector<16xbf16>
+    scf.yield %n : vector<16xbf16>
+  }
+  return %r : vector<16xbf16>
+}

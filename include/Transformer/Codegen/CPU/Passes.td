@@ -401,7 +401,10 @@ def TransformerCPUPrefetchNextRowsPass
     clamped to the memref's last row. A memref with no more rows than the
     group (A's rows, read by every group) is left alone, and so are
     elements of 32 bits or more: f32 rows, which the hardware prefetchers
-    follow on their own (no gain measured).
+    follow on their own (no gain measured); and so are a weight's panels
+    (`[n / r, k, r]` of whole cache lines per row, as
+    `--transformer-cpu-panel-parameters` binds them), whose "rows" two
+    groups further on are the next tiles' panels, often another thread's.
 
     Why: the kernels that widen their weights in registers (bf16, f16,
     Q8_0 and Q4_0 blocks) otherwise wait on memory at the start of every
@@ -422,18 +425,26 @@ def TransformerCPUPrefetchNextRowsPass
     Second, on every `scf.for` of step 1 whose induction variable is the row
     of 1-D `vector.load`s of a 2-D memref of 8- or 16-bit integers or floats
     at loop-invariant columns (the row form's kernels of a B indexed (k, n):
-    each step of k reads a stretch of B's row k), it prefetches each cache
-    line those loads cover (counted from a column that is a value plus a
-    constant, at most 32 lines per value) 16 rows further on, clamped to
-    the last row, before the first of the loads. f32 rows are left alone
-    here too, and so are the kernel's own buffers (`memref.alloc`,
-    `memref.view`: packed panels, in cache).
+    each step of k reads a stretch of B's row k), or the row of such loads
+    of 3-D panels `[n / r, k, r]` at a loop-invariant panel (the row form
+    over a 16-bit weight bound in panels: each step reads row k of several
+    panels), it prefetches each cache line those loads cover (counted from
+    a column that is a value plus a constant, at most 32 lines per value)
+    16 rows further on (in the same panel), clamped to the last row, before
+    the first of the loads. f32 rows and panels are left alone here too,
+    and so are the kernel's own buffers (`memref.alloc`, `memref.view`:
+    packed panels, in cache).
 
     Why: the row form's steps of k read rows of B a matrix row apart, which
     the hardware prefetchers do not follow; a few hundred bytes per step
     are too few to keep the memory busy. On a Xeon with AVX-512, GPT-2's
     bf16 decode step took 17.8 ms without these prefetches and 15.9 ms with
     them (8 rows ahead: 16.2 ms; 32: 16.1); its f32 step 23.0 and 23.9 ms.
+    In panels, a step reads one line of each of a tile's 12 panels (12
+    streams, 64 bytes each per step): the bf16 step went from 14.1-14.8 to
+    12.1-12.7 ms with the panels' rows prefetched (and the next-group
+    prefetch, which had taken the panels for rows, dropped); the f32 step,
+    two lines per panel row, did not change (20.5-21.0 ms either way).
 
     For example, in the loop over the rows of a bf16 B:
 

@@ -470,16 +470,31 @@ Value transformer::buildRowKernel(OpBuilder &b, linalg::LinalgOp op) {
       }
     }
     // Where B's vectors are: columns n, or in panels, (n / width, n mod
-    // width).
+    // width). The tile's first column is a multiple of the width (tiles are
+    // multiples of kRowTileColumns), so its vectors lie at constant offsets
+    // in consecutive panels; the vectors of one panel share its index value.
     SmallVector<Value> bColumns, bPanels;
+    Value firstPanel =
+        panelWidth
+            ? arith::DivUIOp::create(rb, loc, column, index(rb, panelWidth))
+                  .getResult()
+            : Value();
+    llvm::SmallDenseMap<int64_t, Value> panelAt;
     for (int64_t i = 0; i < vectors; ++i) {
-      Value n = arith::AddIOp::create(rb, loc, column, index(rb, i * lanes));
-      bColumns.push_back(n);
-      if (panelWidth) {
-        Value width = index(rb, panelWidth);
-        bPanels.push_back(arith::DivUIOp::create(rb, loc, n, width));
-        bColumns.back() = arith::RemUIOp::create(rb, loc, n, width);
+      if (!panelWidth) {
+        bColumns.push_back(
+            arith::AddIOp::create(rb, loc, column, index(rb, i * lanes)));
+        continue;
       }
+      int64_t panel = i * lanes / panelWidth;
+      Value &at = panelAt[panel];
+      if (!at)
+        at = panel == 0
+                 ? firstPanel
+                 : arith::AddIOp::create(rb, loc, firstPanel, index(rb, panel))
+                       .getResult();
+      bPanels.push_back(at);
+      bColumns.push_back(index(rb, i * lanes % panelWidth));
     }
     auto sums = scf::ForOp::create(
         rb, loc, c0, depth, c1, init,

@@ -8,8 +8,9 @@
 // This pass makes each row's reads prefetch the same place in the row two
 // groups further on, so that the rows arrive before their group is
 // computed. The row form (B indexed (k, n)) reads a stretch of B's row k per
-// step of k, rows a matrix row apart; for 16-bit B it prefetches the
-// stretch some rows ahead.
+// step of k, rows a matrix row apart, or row k of a few of B's panels; for
+// 16-bit B it prefetches the stretch, or each panel's line, some rows
+// ahead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,6 +94,15 @@ std::optional<RowRead> getRowRead(scf::ForOp loop, Operation &op) {
   return RowRead{&op, base, indices};
 }
 
+/// Whether a row of panels `type` ([n / r, k, r]) is whole cache lines (a
+/// bf16 panel 32 wide: one line), as the rows of a block-quantized weight
+/// ([n, k / 32, bytes per block]) are not.
+bool isWholeLines(MemRefType type) {
+  int64_t width = type.getShape().back();
+  return !ShapedType::isDynamic(width) &&
+         (width * type.getElementTypeBitWidth() / 8) % kCacheLineBytes == 0;
+}
+
 struct PrefetchNextRowsPass
     : public transformer::impl::TransformerCPUPrefetchNextRowsPassBase<
           PrefetchNextRowsPass> {
@@ -123,7 +133,7 @@ struct PrefetchNextRowsPass
       int64_t lineElements;
       std::set<int64_t> lines;
     };
-    llvm::MapVector<std::pair<Value, Value>, Lines> linesByColumn;
+    llvm::MapVector<std::tuple<Value, Value, Value>, Lines> linesByColumn;
     for (Operation &op : loop.getBody()->without_terminator()) {
       auto load = dyn_cast<vector::LoadOp>(op);
       if (!load)
@@ -131,39 +141,45 @@ struct PrefetchNextRowsPass
       MemRefType type = load.getMemRefType();
       VectorType vector = load.getVectorType();
       Value base = load.getBase();
-      if (type.getRank() != 2 || vector.getRank() != 1 || vector.isScalable() ||
-          !type.getElementType().isIntOrFloat() ||
+      // B [k, n], or in panels [n / r, k, r] (the panel invariant too).
+      int64_t rank = type.getRank();
+      ValueRange indices = load.getIndices();
+      if ((rank != 2 && rank != 3) || vector.getRank() != 1 ||
+          vector.isScalable() || !type.getElementType().isIntOrFloat() ||
           type.getElementTypeBitWidth() >= 32 ||
-          type.getElementTypeBitWidth() < 8 || load.getIndices()[0] != iv ||
+          type.getElementTypeBitWidth() < 8 || indices[rank - 2] != iv ||
           !loop.isDefinedOutsideOfLoop(base) ||
-          !loop.isDefinedOutsideOfLoop(load.getIndices()[1]))
+          !loop.isDefinedOutsideOfLoop(indices[rank - 1]) ||
+          (rank == 3 &&
+           (!loop.isDefinedOutsideOfLoop(indices[0]) || !isWholeLines(type))))
         continue;
       // A buffer of the kernel's own (a packed panel) is in cache already.
       if (base.getDefiningOp<memref::AllocOp>() ||
           base.getDefiningOp<memref::AllocaOp>() ||
           base.getDefiningOp<memref::ViewOp>())
         continue;
-      auto [column, offset] = splitConstantOffset(load.getIndices()[1]);
+      auto [column, offset] = splitConstantOffset(indices[rank - 1]);
       int64_t lineElements =
           kCacheLineBytes * 8 / type.getElementTypeBitWidth();
       int64_t first = llvm::divideFloorSigned(offset, lineElements);
       int64_t last = llvm::divideFloorSigned(
           offset + vector.getNumElements() - 1, lineElements);
-      Lines &lines = linesByColumn[{base, column}];
+      Lines &lines =
+          linesByColumn[{base, rank == 3 ? indices[0] : Value(), column}];
       if (!lines.firstRead)
         lines = Lines{&op, lineElements, {}};
       for (int64_t line = first; line <= last; ++line)
         lines.lines.insert(line);
     }
     for (auto &[key, lines] : linesByColumn) {
-      auto [base, column] = key;
+      auto [base, panel, column] = key;
       // A scatter of far-apart reads is not a stretch of a row.
       if (lines.lines.size() > kMaxLinesAhead)
         continue;
       Location loc = lines.firstRead->getLoc();
       OpBuilder invariant(loop);
       Value lastRow = invariant.createOrFold<arith::SubIOp>(
-          loc, invariant.createOrFold<memref::DimOp>(loc, base, 0),
+          loc, invariant.createOrFold<memref::DimOp>(loc, base, panel ? 1 : 0),
           arith::ConstantIndexOp::create(invariant, loc, 1));
       Value ahead = arith::ConstantIndexOp::create(invariant, loc, kRowsAhead);
       SmallVector<Value> lineColumns;
@@ -179,10 +195,14 @@ struct PrefetchNextRowsPass
       OpBuilder b(lines.firstRead);
       Value row = arith::MinSIOp::create(
           b, loc, arith::AddIOp::create(b, loc, iv, ahead), lastRow);
-      for (Value lineColumn : lineColumns)
-        memref::PrefetchOp::create(b, loc, base, ValueRange{row, lineColumn},
+      for (Value lineColumn : lineColumns) {
+        SmallVector<Value> at = {row, lineColumn};
+        if (panel)
+          at.insert(at.begin(), panel);
+        memref::PrefetchOp::create(b, loc, base, at,
                                    /*isWrite=*/false, kLocality,
                                    /*isDataCache=*/true);
+      }
     }
   }
 
@@ -225,8 +245,10 @@ struct PrefetchNextRowsPass
       auto type = cast<MemRefType>(base.getType());
       int64_t rowCount = type.getDimSize(0);
       // A's few rows, read whole by every group, are not a stream; f32 rows
-      // the hardware prefetchers follow on their own (no gain measured).
-      if (group < 2 ||
+      // the hardware prefetchers follow on their own (no gain measured); the
+      // panels of B (a row form's, whose "rows" are panels that the next
+      // tiles, often another thread's, read) get prefetchRowsAhead's.
+      if (group < 2 || (type.getRank() == 3 && isWholeLines(type)) ||
           (!ShapedType::isDynamic(rowCount) && rowCount <= group) ||
           !type.getElementType().isIntOrFloat() ||
           type.getElementTypeBitWidth() >= 32)
