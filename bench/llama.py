@@ -343,10 +343,17 @@ def main():
         print("generate: %.1f tokens/s (PyTorch f32 %.1f)" % (
             steps * 1e3 / ours_ms[-1], steps * 1e3 / torch_rows[-1][1]))
         print("compile @prefill: %.0f ms" % compile_ms)
-        print("peak RSS of generate: %.0f MiB (weights file %.0f MiB%s, + %.0f MiB)" % (
-            rss, size, ", f32: quantized at binding" if weight_type in block_quant.FORMATS
-            else "", rss - size))
         weight_bytes, cache_bytes = step_bytes(cfg, weight_type, context)
+        if weight_type in block_quant.FORMATS:
+            # The f32 file is quantized at binding: the blocks held are what
+            # the peak is over.
+            held = weight_bytes / 2**20
+            print("peak RSS of generate: %.0f MiB (blocks held %.0f MiB, quantized at "
+                  "binding from the f32 file of %.0f MiB; + %.0f MiB)" % (
+                      rss, held, size, rss - held))
+        else:
+            print("peak RSS of generate: %.0f MiB (weights file %.0f MiB, + %.0f MiB)" % (
+                rss, size, rss - size))
         moved = weight_bytes + cache_bytes
         torch_bytes = sum(step_bytes(cfg, "f32", context))
         print("decode step at %d reads %.0f MiB (weights %.0f MiB %s + KV cache %.1f MiB): "
