@@ -71,3 +71,35 @@ func.func @partial(%x: tensor<?x256xf32>, %panels: tensor<22x256x32xf32>, %acc: 
   } -> tensor<?x704xf32>
   return %y : tensor<?x704xf32>
 }
+
+// bf16 panels: each panel's k block is widened to f32 once per cache tile
+// and k block, into one buffer made before the k loop (two vectors of 16
+// per row of 32 columns), and the register tiles' contraction reads that:
+// they do not each widen every vector of B they load. (The AVX2 run, 8
+// lanes, widens four vectors per row.)
+// PARTIAL-LABEL: func.func @widened(
+// PARTIAL-SAME: %{{[^:]*}}: tensor<128x512xf32>, %[[P:[^:]*]]: tensor<4x512x32xbf16>
+// PARTIAL: scf.forall
+// PARTIAL:   %[[BUF:.*]] = tensor.empty() : tensor<[[KB:[0-9]+]]x32xf32>
+// PARTIAL:   scf.for
+// PARTIAL:     scf.for
+// PARTIAL:       %[[BK:.*]] = tensor.extract_slice %{{.*}} : tensor<{{.*}}x512x32xbf16> to tensor<[[KB]]x32xbf16>
+// PARTIAL:       %[[W:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[O:.*]] = %[[BUF]]) -> (tensor<[[KB]]x32xf32>)
+// PARTIAL:         %[[V0:.*]] = vector.transfer_read %[[BK]][%[[K]], %{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<[[KB]]x32xbf16>, vector<16xbf16>
+// PARTIAL:         %[[F0:.*]] = arith.extf %[[V0]] : vector<16xbf16> to vector<16xf32>
+// PARTIAL:         %[[O0:.*]] = vector.transfer_write %[[F0]], %[[O]][%[[K]], %{{.*}}]
+// PARTIAL:         vector.transfer_read %[[BK]][%[[K]], %c16{{.*}}]
+// PARTIAL:         arith.extf
+// PARTIAL:         vector.transfer_write %{{.*}}, %[[O0]][%[[K]], %c16{{.*}}]
+// PARTIAL:       linalg.contract {{.*}} {transformer.contraction = "mnk_panel"} ins(%{{.*}}, %[[W]] : tensor<{{.*}}x[[KB]]xf32>, tensor<[[KB]]x32xf32>)
+#p32b = affine_map<(m, n, k) -> (n floordiv 32, k, n mod 32)>
+func.func @widened(%x: tensor<128x512xf32>, %panels: tensor<4x512x32xbf16>, %acc: tensor<128x128xf32>) -> tensor<128x128xf32> {
+  %y = linalg.generic {indexing_maps = [#a, #p32b, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %panels : tensor<128x512xf32>, tensor<4x512x32xbf16>) outs(%acc : tensor<128x128xf32>) attrs = {transformer.contraction = "mnk"} {
+  ^bb0(%in: f32, %w: bf16, %out: f32):
+    %e = arith.extf %w : bf16 to f32
+    %0 = arith.mulf %in, %e : f32
+    %1 = arith.addf %out, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<128x128xf32>
+  return %y : tensor<128x128xf32>
+}

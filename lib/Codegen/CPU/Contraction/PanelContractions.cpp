@@ -10,6 +10,7 @@
 
 #include "Transformer/Codegen/CPU/Passes.h"
 
+#include "DotKernel.h"
 #include "Panels.h"
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::transformer {
@@ -74,6 +76,33 @@ Value getTilePanels(RewriterBase &rewriter, Value b, OpFoldResult panels,
                                         slice.getMixedStrides());
 }
 
+/// `panel` ([rows, width] of bf16 or f16, a k block of one panel) widened
+/// into `into` ([rows, width] f32): per row, width / lanes vector loads
+/// widened in registers and stored.
+Value widenPanel(OpBuilder &b, Location loc, Value panel, Value into,
+                 int64_t lanes) {
+  auto type = cast<RankedTensorType>(into.getType());
+  int64_t width = type.getDimSize(1);
+  auto vectorType = VectorType::get({lanes}, b.getF32Type());
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value rows = arith::ConstantIndexOp::create(b, loc, type.getDimSize(0));
+  auto loop = scf::ForOp::create(
+      b, loc, zero, rows, one, ValueRange{into},
+      [&](OpBuilder &rb, Location l, Value k, ValueRange args) {
+        Value out = args[0];
+        for (int64_t at = 0; at < width; at += lanes) {
+          Value column = arith::ConstantIndexOp::create(rb, l, at);
+          Value v = readAsF32(rb, l, vectorType, panel, ValueRange{k, column});
+          out = vector::TransferWriteOp::create(
+                    rb, l, v, out, ValueRange{k, column}, ArrayRef<bool>{true})
+                    .getResult();
+        }
+        scf::YieldOp::create(rb, l, out);
+      });
+  return loop.getResult(0);
+}
+
 /// Computes the cache tile `op` (of `width`-column panels `b`) block by
 /// block along k, and in each block panel by panel: a loop over k blocks of
 /// `blockK` (then a remainder block), in it a loop over the panels, in it a
@@ -110,10 +139,22 @@ LogicalResult rewriteTile(RewriterBase &rewriter, linalg::LinalgOp op,
   auto bType = cast<RankedTensorType>(b.getType());
   Value rows = tensor::DimOp::create(rewriter, loc, init, 0);
   Attribute tag = rewriter.getStringAttr("mnk_panel");
+  // A 16-bit panel's k block is widened to f32 once, into a buffer made
+  // once per cache tile, for all the tile's register tiles along m, which
+  // would otherwise each widen every vector of B they load.
+  int64_t lanes = CPUTarget::forOp(op).f32Lanes();
+  bool widen =
+      isWidenedToF32(bType.getElementType()) && lanes > 0 && width % lanes == 0;
+  Type f32 = rewriter.getF32Type();
+  auto widenedBuffer = [&](int64_t size) -> Value {
+    return widen ? tensor::EmptyOp::create(rewriter, loc, {size, width}, f32)
+                       .getResult()
+                 : Value();
+  };
 
   // One k block [k0, k0 + size) of every panel into `acc`.
-  auto buildBlock = [&](OpBuilder &builder, Value k0, int64_t size,
-                        Value acc) -> Value {
+  auto buildBlock = [&](OpBuilder &builder, Value k0, int64_t size, Value acc,
+                        Value widened) -> Value {
     Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
     Value one = arith::ConstantIndexOp::create(builder, loc, 1);
     Value count = getValueOrCreateConstantIndexOp(
@@ -137,6 +178,8 @@ LogicalResult rewriteTile(RewriterBase &rewriter, linalg::LinalgOp op,
               ArrayRef<OpFoldResult>{p, k0, nested.getIndexAttr(0)},
               ArrayRef<OpFoldResult>{one1, sizeK, nested.getIndexAttr(width)},
               ArrayRef<OpFoldResult>{one1, one1, one1});
+          if (widened)
+            panel = widenPanel(nested, l, panel, widened, lanes);
           Value column = affine::makeComposedAffineApply(
               nested, l, nested.getAffineDimExpr(0) * width, {p});
           SmallVector<OpFoldResult> cOffsets = {nested.getIndexAttr(0), column};
@@ -165,18 +208,19 @@ LogicalResult rewriteTile(RewriterBase &rewriter, linalg::LinalgOp op,
     Value end =
         arith::ConstantIndexOp::create(rewriter, loc, fullBlocks * blockK);
     Value step = arith::ConstantIndexOp::create(rewriter, loc, blockK);
+    Value widened = widenedBuffer(blockK);
     auto blockLoop = scf::ForOp::create(
         rewriter, loc, zero, end, step, ValueRange{result},
         [&](OpBuilder &nested, Location l, Value k0, ValueRange args) {
-          scf::YieldOp::create(nested, l,
-                               buildBlock(nested, k0, blockK, args[0]));
+          scf::YieldOp::create(
+              nested, l, buildBlock(nested, k0, blockK, args[0], widened));
         });
     result = blockLoop.getResult(0);
   }
   if (rest > 0) {
     Value k0 =
         arith::ConstantIndexOp::create(rewriter, loc, fullBlocks * blockK);
-    result = buildBlock(rewriter, k0, rest, result);
+    result = buildBlock(rewriter, k0, rest, result, widenedBuffer(rest));
   }
   rewriter.replaceOp(op, result);
   return success();
