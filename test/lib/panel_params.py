@@ -49,8 +49,16 @@ def weights():
 def reference(x, f16=False):
     w = {name: value.astype(np.float16 if f16 else np.float32).astype(np.float64)
          for name, value in weights().items()}
+    y, z, h = products(x, w)
+    return y + x.astype(np.float64) @ w["e.w"] + w["e.w"][0], z, h
+
+
+def products(x, w):
+    """What @main of both modules computes from the f64 weights `w`, but
+    parameters-panels.mlir's e.w terms: x t.w^T + x c.w, x odd.w, and the
+    two silu layers."""
     x = x.astype(np.float64)
-    y = x @ w["t.w"].T + x @ w["c.w"] + x @ w["e.w"] + w["e.w"][0]
+    y = x @ w["t.w"].T + x @ w["c.w"]
     z = x @ w["odd.w"]
     h = x
     for name in ("l0.w", "l1.w"):
@@ -75,16 +83,8 @@ def rounded(name, value):
 
 
 def reference_16bit(x):
-    w = {name: rounded(name, value).astype(np.float64)
-         for name, value in weights().items()}
-    x = x.astype(np.float64)
-    y = x @ w["t.w"].T + x @ w["c.w"]
-    z = x @ w["odd.w"]
-    h = x
-    for name in ("l0.w", "l1.w"):
-        h = h @ w[name]
-        h = h / (1.0 + np.exp(-h))
-    return y, z, h
+    return products(x, {name: rounded(name, value).astype(np.float64)
+                        for name, value in weights().items()})
 
 
 def main(argv):
