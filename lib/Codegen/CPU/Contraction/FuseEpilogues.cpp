@@ -13,6 +13,7 @@
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 
 #include "Elementwise.h"
+#include "Panels.h"
 #include "QuantizedBlocks.h"
 #include "TileTemporaries.h"
 
@@ -308,10 +309,19 @@ void blockTransposeAlongK(RewriterBase &rewriter,
 /// per cache tile: B is then read from memory as blocks (a quarter or an
 /// eighth of f32's bytes) and never exists whole as f32. `tileTag` is the
 /// tag of the contraction tile. Returns whether B is made per block.
+///
+/// Where the tile's columns are whole panels of the register tile's width
+/// `panelWidth` and K is static, the block is written in panels
+/// ([n / w, k block, w], the k block the largest multiple of 32 up to
+/// `blockK` that divides K) and the contraction reads it through the panel
+/// map, for transformer-cpu-panel-contractions to compute panel by panel:
+/// the schedule then copies nothing (a block in k x n order is copied
+/// again into each register tile's panel, 16% of a q8_0 prefill's
+/// contraction samples).
 bool dequantizePerKBlock(RewriterBase &rewriter,
                          const scf::SCFTileAndFuseResult &fused,
                          StringRef tileTag, Operation *dequantization,
-                         int64_t blockK, int64_t lanes) {
+                         int64_t blockK, int64_t lanes, int64_t panelWidth) {
   Operation *tile = findTagged(fused.tiledAndFusedOps.getArrayRef(), tileTag);
   std::optional<DequantizedWeight> weight =
       getDequantizedWeight(dequantization->getResult(0));
@@ -337,7 +347,31 @@ bool dequantizePerKBlock(RewriterBase &rewriter,
     return false;
   Operation *bufferPoint = tile;
   int64_t kLoop = contraction.getNumLoops() - 1;
-  int64_t depth = contraction.getStaticLoopRanges()[kLoop];
+  SmallVector<int64_t> ranges = contraction.getStaticLoopRanges();
+  int64_t depth = ranges[kLoop];
+  MLIRContext *ctx = rewriter.getContext();
+  AffineExpr dn = getAffineDimExpr(1, ctx), dk = getAffineDimExpr(2, ctx);
+  bool inPanels = panelWidth > 0 && panelWidth % lanes == 0 &&
+                  ranges.size() == 3 && !ShapedType::isDynamic(ranges[1]) &&
+                  ranges[1] % panelWidth == 0 &&
+                  !ShapedType::isDynamic(depth) &&
+                  depth % kQuantBlockSize == 0 && hasMulAddBody(contraction) &&
+                  contraction.getIndexingMapsArray()[1] ==
+                      AffineMap::get(3, 0, {dk, dn}, ctx);
+  if (inPanels) {
+    // A k block that divides K: every block the same static size, as the
+    // panel contractions need.
+    int64_t block = blockK - blockK % kQuantBlockSize;
+    while (depth % block != 0)
+      block -= kQuantBlockSize;
+    // A block under half the target's would load and store the
+    // accumulators more than twice as often: such a K keeps the k x n
+    // buffer and its rest block.
+    if (2 * block >= blockK || block == depth)
+      blockK = block;
+    else
+      inPanels = false;
+  }
   if (ShapedType::isDynamic(depth) || depth > blockK) {
     SmallVector<OpFoldResult> sizes(kLoop, rewriter.getIndexAttr(0));
     sizes.push_back(rewriter.getIndexAttr(blockK));
@@ -375,6 +409,21 @@ bool dequantizePerKBlock(RewriterBase &rewriter,
     if (failed(bound))
       return false;
     bounds.push_back(*bound);
+  }
+  if (inPanels) {
+    rewriter.setInsertionPoint(bufferPoint);
+    Value init = tensor::EmptyOp::create(
+        rewriter, loc,
+        ArrayRef<int64_t>{bounds[1] / panelWidth, bounds[0], panelWidth},
+        rewriter.getF32Type());
+    rewriter.setInsertionPoint(contraction);
+    Value panels = buildTransposedDequantizeSlice(
+        rewriter, loc, *weight, init, offsets[0], offsets[1], lanes);
+    Value old = contraction.getDpsInputs()[1];
+    if (failed(readFromPanels(rewriter, contraction, panels, panelWidth)))
+      return false;
+    eraseUnusedSlices(rewriter, old);
+    return true;
   }
   rewriter.setInsertionPoint(bufferPoint);
   Value init =
@@ -594,7 +643,7 @@ struct FuseEpiloguesPass
                            transposeTileTag.getValue(), blockK);
     if (dequantization)
       dequantizePerKBlock(rewriter, *fused, (tag.getValue() + "_tile").str(),
-                          dequantization, blockK, lanes);
+                          dequantization, blockK, lanes, registerTile.n);
     // The tiled ops carry the tags (cloned attributes); the originals are dead
     // unless something else uses them, and then they are lowered as before.
     contraction->setAttr(kContractionAttrName, tag);

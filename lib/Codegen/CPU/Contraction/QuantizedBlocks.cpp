@@ -138,10 +138,12 @@ void transposeRows(OpBuilder &b, Location loc, SmallVector<Value> &rows) {
 namespace {
 /// Dequantizes block `block` (of 32 along k) of the `lanes` weight rows from
 /// `firstRow` (each clamped to `lastRow` when that is given) and writes it
-/// transposed into `out`: element j of row r at (`kStart` + j, `column` + r).
-/// The rows are widened and scaled in registers, then transposed there
-/// (`lanes` x `lanes` tiles) and stored as `lanes`-wide rows of k; the
-/// stores are masked past `out`'s columns unless `inBounds`.
+/// transposed into `out`: element j of row r at (`kStart` + j, `column` + r),
+/// or, when `out` is panels [n / w, k, w] (rank 3; w a multiple of `lanes`),
+/// at (`column` / w, `kStart` + j, `column` mod w + r). The rows are widened
+/// and scaled in registers, then transposed there (`lanes` x `lanes` tiles)
+/// and stored as `lanes`-wide rows of k; the stores are masked past `out`'s
+/// columns unless `inBounds`.
 Value writeTransposedBlock(OpBuilder &b, Location loc,
                            const DequantizedWeight &weight, Value out,
                            Value firstRow, Value lastRow, Value block,
@@ -160,6 +162,13 @@ Value writeTransposedBlock(OpBuilder &b, Location loc,
       scaled.push_back(arith::MulFOp::create(b, loc, v, scale));
     values.push_back(scaled);
   }
+  auto outType = cast<RankedTensorType>(out.getType());
+  Value panel;
+  if (outType.getRank() == 3) {
+    Value width = index(b, loc, outType.getDimSize(2));
+    panel = arith::DivUIOp::create(b, loc, column, width);
+    column = arith::RemUIOp::create(b, loc, column, width);
+  }
   for (int64_t j = 0; j < kQuantBlockSize / lanes; ++j) {
     SmallVector<Value> tile;
     for (int64_t r = 0; r < lanes; ++r)
@@ -168,8 +177,10 @@ Value writeTransposedBlock(OpBuilder &b, Location loc,
     for (int64_t c = 0; c < lanes; ++c) {
       Value k =
           arith::AddIOp::create(b, loc, kStart, index(b, loc, j * lanes + c));
-      out = vector::TransferWriteOp::create(b, loc, tile[c], out,
-                                            ValueRange{k, column},
+      SmallVector<Value> indices = {k, column};
+      if (panel)
+        indices.insert(indices.begin(), panel);
+      out = vector::TransferWriteOp::create(b, loc, tile[c], out, indices,
                                             ArrayRef<bool>{inBounds})
                 .getResult();
     }
@@ -244,8 +255,14 @@ Value transformer::buildTransposedDequantizeSlice(
     OpFoldResult firstK, OpFoldResult firstRow, int64_t lanes) {
   MLIRContext *ctx = b.getContext();
   Value c0 = index(b, loc, 0), c1 = index(b, loc, 1);
-  Value depth = tensor::DimOp::create(b, loc, init, 0);
-  Value rows = tensor::DimOp::create(b, loc, init, 1);
+  // [k, rows], or panels [rows / w, k, w].
+  auto initType = cast<RankedTensorType>(init.getType());
+  bool panels = initType.getRank() == 3;
+  Value depth = tensor::DimOp::create(b, loc, init, panels ? 1 : 0);
+  Value rows = tensor::DimOp::create(b, loc, init, panels ? 0 : 1);
+  if (panels)
+    rows = arith::MulIOp::create(b, loc, rows,
+                                 index(b, loc, initType.getDimSize(2)));
   // Rows past the weight's last (the slice of a padded B) read the last.
   int64_t weightRows = cast<ShapedType>(weight.blocks.getType()).getDimSize(0);
   Value lastRow;

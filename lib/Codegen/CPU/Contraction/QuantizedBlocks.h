@@ -56,7 +56,9 @@ Value buildTransposedDequantization(OpBuilder &b, Location loc,
                                     int64_t columns);
 /// The slice of buildTransposedDequantization's result from (`firstK`,
 /// `firstRow`) of `init`'s size (a multiple of 32 deep and of `lanes` wide;
-/// `firstK` a multiple of 32), written into `init` by vector code: per
+/// `firstK` a multiple of 32), written into `init` ([k, n], or the same
+/// laid out in panels [n / w, k, w] of a static width w, a multiple of
+/// `lanes`) by vector code: per
 /// group of `lanes` weight rows and block of 32, the values widened and
 /// scaled in registers, then transposed there (`lanes` x `lanes` tiles,
 /// vector.shuffle) and stored as rows of k.
