@@ -86,6 +86,25 @@ bool isElementwiseConsumer(Operation *op, Value value) {
   return false;
 }
 
+/// A contraction as linalg's interface knows one, or any linalg op that
+/// multiplies its two inputs and accumulates into its init along a
+/// reduction: also one that reads an operand through a map that is not a
+/// projected permutation, such as B laid out in the CPU's register panels
+/// ((n floordiv r, k, n mod r)), whose element-wise consumers (bias,
+/// activation, residual, a gate's product) belong in its kernel as much.
+bool isContractionLike(linalg::LinalgOp op) {
+  if (linalg::isaContractionOpInterface(op))
+    return true;
+  if (op.getNumReductionLoops() == 0 || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !op.getBlock())
+    return false;
+  return linalg::detail::isContractionBody(
+      *op.getBlock(), [](Operation *multiply, Operation *add) {
+        return (isa<arith::MulFOp>(multiply) && isa<arith::AddFOp>(add)) ||
+               (isa<arith::MulIOp>(multiply) && isa<arith::AddIOp>(add));
+      });
+}
+
 /// One kernel: ops moved out of the caller, in program order; the last one
 /// is where the call goes.
 struct Group {
@@ -349,7 +368,7 @@ void TransformerOutlineKernelsPass::runOnOperation() {
           !grouped.contains(op)) {
         Operation *user = *result.getUsers().begin();
         if (user->getBlock() == op->getBlock() && isa<linalg::LinalgOp>(user) &&
-            linalg::isaContractionOpInterface(cast<linalg::LinalgOp>(user)))
+            isContractionLike(cast<linalg::LinalgOp>(user)))
           fedOperands.insert(op);
       }
     });
@@ -369,7 +388,7 @@ void TransformerOutlineKernelsPass::runOnOperation() {
       group.ops.push_back(op);
       // A contraction takes the element-wise ops that only it feeds (bias,
       // activation, residual), so that tile-and-fuse can fuse them.
-      if (linalg::isaContractionOpInterface(op)) {
+      if (isContractionLike(op)) {
         for (Value input : op.getDpsInputs())
           if (Operation *def = input.getDefiningOp();
               def && fedOperands.contains(def))

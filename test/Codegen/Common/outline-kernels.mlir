@@ -386,3 +386,45 @@ func.func @generic_fill(%x: tensor<?x8xf32>, %w: tensor<8x8xf32>) -> tensor<?x8x
   %y = linalg.matmul ins(%x, %w : tensor<?x8xf32>, tensor<8x8xf32>) outs(%f : tensor<?x8xf32>) -> tensor<?x8xf32>
   return %y : tensor<?x8xf32>
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#panels = affine_map<(d0, d1, d2) -> (d1 floordiv 32, d2, d1 mod 32)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+
+// A contraction that reads B through a map that is not a projected
+// permutation (a weight in the CPU's register panels, [n / 32, k, 32]) is
+// a contraction all the same: the residual add that only it feeds goes
+// into its kernel, where the CPU pipeline fuses it into the cache tiles.
+// CHECK-LABEL: func.func private @panel_residual_kernel(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<?x16xf32>, %[[P:[a-z0-9]+]]: tensor<2x16x32xf32>, %[[R:[a-z0-9]+]]: tensor<?x64xf32>
+// CHECK: %[[MM:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[X]], %[[P]] : tensor<?x16xf32>, tensor<2x16x32xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[MM]], %[[R]] : tensor<?x64xf32>, tensor<?x64xf32>)
+// CHECK: arith.addf
+// CHECK-NOT: func.func private
+// CHECK-LABEL: func.func @panel_residual(
+// CHECK-NOT: linalg.generic
+// CHECK: call @panel_residual_kernel(
+// CHECK-NOT: call
+func.func @panel_residual(%x: tensor<?x16xf32>, %p: tensor<2x16x32xf32>, %r: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %x, %c0 : tensor<?x16xf32>
+  %e = tensor.empty(%n) : tensor<?x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x64xf32>) -> tensor<?x64xf32>
+  %mm = linalg.generic {indexing_maps = [#a, #panels, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %p : tensor<?x16xf32>, tensor<2x16x32xf32>) outs(%f : tensor<?x64xf32>) {
+  ^bb0(%in: f32, %w: f32, %acc: f32):
+    %m = arith.mulf %in, %w : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<?x64xf32>
+  %e2 = tensor.empty(%n) : tensor<?x64xf32>
+  %y = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%mm, %r : tensor<?x64xf32>, tensor<?x64xf32>) outs(%e2 : tensor<?x64xf32>) {
+  ^bb0(%u: f32, %v: f32, %o: f32):
+    %s = arith.addf %u, %v : f32
+    linalg.yield %s : f32
+  } -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}

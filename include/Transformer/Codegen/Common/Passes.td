@@ -272,9 +272,12 @@ def TransformerOutlineKernelsPass
     its own, with everything nested in it; the values it uses from above
     become arguments.
 
-    A group is one linalg op, or a contraction (`linalg::isaContractionOpInterface`)
-    with the chain of element-wise ops that only it feeds (bias, activation,
-    residual), so that tiling can still fuse them. A `linalg.fill` or a
+    A group is one linalg op, or a contraction with the chain of
+    element-wise ops that only it feeds (bias, activation, residual, a gated
+    product), so that tiling can still fuse them. A contraction is what
+    `linalg::isaContractionOpInterface` accepts, or any op that multiplies
+    its two inputs and accumulates into its init along a reduction, whatever
+    its maps (a weight read in the CPU's register panels). A `linalg.fill` or a
     broadcast that only initialises results is cloned into the kernels it
     initialises. The kernel recomputes `tensor.empty`, `tensor.dim`, slices,
     reshapes, casts, scalar and splat constants and constants of up to
