@@ -414,3 +414,40 @@ func.func @tiles_f16(%a: tensor<64x32xf32>, %b: tensor<70x32xf16>, %c: tensor<64
   %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<64x32xf32>, tensor<70x32xf16>) outs(%c : tensor<64x70xf32>) -> tensor<64x70xf32>
   return %0 : tensor<64x70xf32>
 }
+
+// -----
+
+// A zero accumulator padded with zeros is filled at the padded size: no
+// fill of its own size copied into a padded buffer (three passes over
+// memory before the contraction). B, a function argument, is still padded.
+// Another fill value, or a fill the function also returns, keeps its pad.
+// CHECK-LABEL: func.func @padded_fill
+// CHECK-SAME:    %{{[a-z0-9]+}}: tensor<16x8xf32>, %[[B:[a-z0-9]+]]: tensor<8x40xf32>
+// CHECK:         %[[BP:.*]] = tensor.pad %[[B]] low[0, 0] high[0, 24]
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<16x64xf32>
+// CHECK:         %[[F:.*]] = linalg.generic {{.*}} outs(%[[E]] : tensor<16x64xf32>)
+// CHECK:         linalg.matmul {transformer.contraction = "mnk"} ins(%{{.*}}, %[[BP]] : tensor<16x8xf32>, tensor<8x64xf32>) outs(%[[F]] : tensor<16x64xf32>)
+// CHECK:         %[[G:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<16x64xf32>)
+// CHECK:         linalg.matmul {transformer.contraction = "mnk"} ins(%{{.*}}, %{{.*}} : tensor<16x8xf32>, tensor<8x64xf32>) outs(%[[G]] : tensor<16x64xf32>)
+// CHECK:         %[[ONE:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<16x40xf32>)
+// CHECK:         tensor.pad %[[ONE]] low[0, 0] high[0, 24]
+// CHECK:         %[[KEPT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<16x40xf32>)
+// CHECK:         tensor.pad %[[KEPT]] low[0, 0] high[0, 24]
+func.func @padded_fill(%a: tensor<16x8xf32>, %b: tensor<8x40xf32>)
+    -> (tensor<16x40xf32>, tensor<16x40xf32>, tensor<16x40xf32>, tensor<16x40xf32>, tensor<16x40xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<16x40xf32>
+  %f0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<16x40xf32>) {
+  ^bb0(%out: f32):
+    linalg.yield %zero : f32
+  } -> tensor<16x40xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x40xf32>) outs(%f0 : tensor<16x40xf32>) -> tensor<16x40xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e : tensor<16x40xf32>) -> tensor<16x40xf32>
+  %1 = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x40xf32>) outs(%f1 : tensor<16x40xf32>) -> tensor<16x40xf32>
+  %f2 = linalg.fill ins(%one : f32) outs(%e : tensor<16x40xf32>) -> tensor<16x40xf32>
+  %2 = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x40xf32>) outs(%f2 : tensor<16x40xf32>) -> tensor<16x40xf32>
+  %f3 = linalg.fill ins(%zero : f32) outs(%e : tensor<16x40xf32>) -> tensor<16x40xf32>
+  %3 = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x40xf32>) outs(%f3 : tensor<16x40xf32>) -> tensor<16x40xf32>
+  return %0, %1, %2, %3, %f3 : tensor<16x40xf32>, tensor<16x40xf32>, tensor<16x40xf32>, tensor<16x40xf32>, tensor<16x40xf32>
+}

@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
@@ -106,6 +107,63 @@ void densifyUnrankedCasts(IRRewriter &rewriter, ValueRange slices) {
     }
 }
 
+/// The value a fill writes into every element, or null: linalg.fill, a
+/// generic that fills with its scalar input, or one with no input that
+/// yields a value defined outside it (as transformer.matmul's lowering
+/// makes its zero accumulator).
+Value getFillValue(Operation *op) {
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(op))
+    return fill.value();
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+  if (!generic)
+    return {};
+  if (std::optional<Value> value = linalg::isaFillOpInterface(generic))
+    return *value;
+  if (generic.getNumDpsInputs() != 0 || !generic.isAllParallelLoops() ||
+      !generic.isSingleYieldOp())
+    return {};
+  Value yielded = generic.getBody()->getTerminator()->getOperand(0);
+  if (yielded.getParentRegion() == &generic.getRegion() ||
+      generic.getRegion().isAncestor(yielded.getParentRegion()))
+    return {};
+  return yielded;
+}
+
+/// A pad of a fill with the fill's own value (the zero accumulator of a
+/// matmul, padded with zeros) becomes the same fill of the padded shape:
+/// else the unpadded fill runs as a kernel of its own, and the pad copies
+/// its result into a second buffer that it first fills with zeros, three
+/// passes over memory before the contraction starts, where the padded fill
+/// fuses into the contraction's cache tiles like an unpadded one.
+void fillPaddedFill(IRRewriter &rewriter, tensor::PadOp pad) {
+  Operation *producer = pad.getSource().getDefiningOp();
+  Value fillValue = getFillValue(producer);
+  Value padValue = pad.getConstantPaddingValue();
+  Attribute fillConstant, padConstant;
+  if (!fillValue || !padValue || !pad.getResultType().hasStaticShape() ||
+      !producer->hasOneUse() || producer->getNumResults() != 1 ||
+      !matchPattern(fillValue, m_Constant(&fillConstant)) ||
+      !matchPattern(padValue, m_Constant(&padConstant)) ||
+      fillConstant != padConstant)
+    return;
+  auto linalgOp = cast<linalg::LinalgOp>(producer);
+  if (linalgOp.getNumDpsInits() != 1 ||
+      !linalgOp.getMatchingIndexingMap(linalgOp.getDpsInitOperand(0))
+           .isIdentity())
+    return;
+  rewriter.setInsertionPoint(pad);
+  Value empty = tensor::EmptyOp::create(rewriter, pad.getLoc(),
+                                        pad.getResultType().getShape(),
+                                        pad.getResultType().getElementType());
+  Operation *padded = rewriter.clone(*producer);
+  rewriter.modifyOpInPlace(padded, [&] {
+    cast<linalg::LinalgOp>(padded).getDpsInitsMutable()[0].set(empty);
+    padded->getResult(0).setType(pad.getResultType());
+  });
+  rewriter.replaceOp(pad, padded->getResults());
+  rewriter.eraseOp(producer);
+}
+
 /// Pads the loops of a tagged contraction with zeros up to multiples of the
 /// register tile when they are not known to be: n when odd or dynamic (m
 /// never, see above). The padded op computes into a padded result whose slice
@@ -144,12 +202,15 @@ linalg::LinalgOp padToRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp op,
         presburger::BoundType::EQ, ValueBoundsConstraintSet::Variable(amount));
     return succeeded(bound) && *bound == 0;
   };
-  for (tensor::PadOp pad : padded->padOps)
+  rewriter.replaceOp(op, padded->replacements);
+  for (tensor::PadOp pad : padded->padOps) {
     if (pad.getSourceType() == pad.getResultType() &&
         llvm::all_of(pad.getMixedLowPad(), isZero) &&
         llvm::all_of(pad.getMixedHighPad(), isZero))
       rewriter.replaceOp(pad, pad.getSource());
-  rewriter.replaceOp(op, padded->replacements);
+    else
+      fillPaddedFill(rewriter, pad);
+  }
   densifyUnrankedCasts(rewriter, padded->replacements);
   return cast<linalg::LinalgOp>(padded->paddedOp.getOperation());
 }
