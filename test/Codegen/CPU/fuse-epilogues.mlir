@@ -1,4 +1,8 @@
 // RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=haswell threads=2},func.func(transformer-cpu-fuse-epilogues))' --split-input-file | FileCheck %s
+// The balancing follows the threads: none for one, multiples of four.
+// RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=haswell threads=1},func.func(transformer-cpu-fuse-epilogues))' --split-input-file | FileCheck %s --check-prefix=ONE
+// RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=haswell threads=3},func.func(transformer-cpu-fuse-epilogues))' --split-input-file | FileCheck %s --check-prefix=THREE
+// RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=haswell threads=4},func.func(transformer-cpu-fuse-epilogues))' --split-input-file | FileCheck %s --check-prefix=FOUR
 
 // linear + GELU (as transformer-cpu-prepare-contractions leaves it): one
 // scf.forall over 128x256 cache tiles; per tile the bias broadcast, the
@@ -131,6 +135,15 @@ func.func @erf_batched(%a: tensor<2x64x32xf32>, %b: tensor<2x32x48xf32>, %acc: t
 // 128 x 128), so that each tile still reads its slice of B once.
 // CHECK-LABEL: func.func @balanced_tiles
 // CHECK:         scf.forall ({{.*}}) = (0, 0) to (128, 768) step (128, 128)
+// One thread keeps the 3 tiles of 256 columns; three threads share them
+// as they are; four get 12 tiles of 64 columns (6 would leave two idle
+// half the time).
+// ONE-LABEL:     func.func @balanced_tiles
+// ONE:           scf.forall ({{.*}}) = (0, 0) to (128, 768) step (128, 256)
+// THREE-LABEL:   func.func @balanced_tiles
+// THREE:         scf.forall ({{.*}}) = (0, 0) to (128, 768) step (128, 256)
+// FOUR-LABEL:    func.func @balanced_tiles
+// FOUR:          scf.forall ({{.*}}) = (0, 0) to (128, 768) step (128, 64)
 func.func @balanced_tiles(%a: tensor<128x64xf32>, %b: tensor<64x768xf32>, %c: tensor<128x768xf32>) -> tensor<128x768xf32> {
   %0 = linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : tensor<128x64xf32>, tensor<64x768xf32>) outs(%c : tensor<128x768xf32>) -> tensor<128x768xf32>
   return %0 : tensor<128x768xf32>
@@ -142,6 +155,14 @@ func.func @balanced_tiles(%a: tensor<128x64xf32>, %b: tensor<64x768xf32>, %c: te
 // CHECK-LABEL: func.func @balanced_nine_tiles
 // CHECK:         scf.forall ({{.*}}) = (0, 0) to (128, 2304) step (128, 128)
 // CHECK:         scf.forall ({{.*}}) = (0, 0) to (128, 3072) step (128, 256)
+// Three threads share 9 and 12 tiles as they are. Four: 9 tiles become 36
+// of 64 columns (18 is not a multiple of 4); 12 stay 12.
+// THREE-LABEL:   func.func @balanced_nine_tiles
+// THREE:         scf.forall ({{.*}}) = (0, 0) to (128, 2304) step (128, 256)
+// THREE:         scf.forall ({{.*}}) = (0, 0) to (128, 3072) step (128, 256)
+// FOUR-LABEL:    func.func @balanced_nine_tiles
+// FOUR:          scf.forall ({{.*}}) = (0, 0) to (128, 2304) step (128, 64)
+// FOUR:          scf.forall ({{.*}}) = (0, 0) to (128, 3072) step (128, 256)
 func.func @balanced_nine_tiles(%a: tensor<128x64xf32>, %b: tensor<64x2304xf32>, %c: tensor<128x2304xf32>, %d: tensor<64x3072xf32>, %e: tensor<128x3072xf32>) -> (tensor<128x2304xf32>, tensor<128x3072xf32>) {
   %0 = linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : tensor<128x64xf32>, tensor<64x2304xf32>) outs(%c : tensor<128x2304xf32>) -> tensor<128x2304xf32>
   %1 = linalg.matmul {transformer.contraction = "mnk"} ins(%a, %d : tensor<128x64xf32>, tensor<64x3072xf32>) outs(%e : tensor<128x3072xf32>) -> tensor<128x3072xf32>

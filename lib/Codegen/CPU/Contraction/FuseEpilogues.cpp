@@ -39,25 +39,29 @@ using namespace mlir::transformer;
 namespace {
 
 /// The cache tile (m, n) for a result of `shape`: `tileM` x `tileN`, made
-/// smaller while the number of tiles is odd, so that two threads share them
-/// evenly (3 tiles of 128 x 256 for a 128 x 768 result would leave one
-/// thread idle a third of the time; 9 for 128 x 2304, a ninth).
-/// - First the columns, halved down to 64 while there are fewer than 16
-///   tiles: each tile still reads its slice of B (or, for a linear,
-///   transposes it) once, which halving the rows would do twice
+/// smaller while the number of tiles is not a multiple of `threads`, so
+/// that the threads share them evenly (with two threads, 3 tiles of 128 x
+/// 256 for a 128 x 768 result would leave one thread idle a third of the
+/// time; 9 for 128 x 2304, a ninth). One thread needs no balancing.
+/// - First the columns, halved down to 64 while there are fewer than 8
+///   tiles per thread: each tile still reads its slice of B (or, for a
+///   linear, transposes it) once, which halving the rows would do twice
 ///   (bench/HISTORY.md has the measurements).
-/// - Then, if the count is still odd and below 8 (too few columns to
-///   split), the rows, halved down to 32.
+/// - Then, if the count is still not a multiple and below 4 tiles per
+///   thread (too few columns to split), the rows, halved down to 32.
 /// A tile is halved only into a multiple of the register tile `registers`.
 /// A dynamic number of rows (GPT-2's prefill: tokens) counts as one row of
 /// tiles, so its column tiles are balanced; a dynamic number of columns or
-/// batches is left alone.
+/// batches is left alone. With a count that halving cannot make a multiple
+/// (3 threads), the tiles still get smaller until each thread has 8 or 4:
+/// the idle share of the last round shrinks with their size.
 std::pair<int64_t, int64_t> getBalancedCacheTile(ArrayRef<int64_t> shape,
                                                  int64_t tileM, int64_t tileN,
-                                                 RegisterTile registers) {
+                                                 RegisterTile registers,
+                                                 unsigned threads) {
   int64_t m = shape[shape.size() - 2], n = shape.back();
   ArrayRef<int64_t> batchDims = shape.drop_back(2);
-  if (ShapedType::isDynamic(n) ||
+  if (threads <= 1 || ShapedType::isDynamic(n) ||
       llvm::any_of(batchDims, ShapedType::isDynamic) ||
       (ShapedType::isDynamic(m) && !batchDims.empty()))
     return {tileM, tileN};
@@ -71,21 +75,23 @@ std::pair<int64_t, int64_t> getBalancedCacheTile(ArrayRef<int64_t> shape,
   auto halves = [](int64_t tile, int64_t multiple) {
     return (tile / 2) % multiple == 0;
   };
-  while (tileN > 64 && halves(tileN, registers.n) && n > tileN / 2 &&
-         tiles(tileM, tileN) % 2 == 1 && tiles(tileM, tileN) < 16)
-    tileN /= 2;
-  auto odd = [&] {
+  int64_t share = threads;
+  auto uneven = [&](int64_t tilesPerThread) {
     int64_t count = tiles(tileM, tileN);
-    return count % 2 == 1 && count < 8;
+    return count % share != 0 && count < tilesPerThread * share;
   };
+  while (tileN > 64 && halves(tileN, registers.n) && n > tileN / 2 && uneven(8))
+    tileN /= 2;
+  auto unevenRows = [&] { return uneven(4); };
   // A dynamic m: halving the rows once doubles the row tiles of any m that
   // is a multiple of them.
   if (ShapedType::isDynamic(m)) {
-    if (tileM > 32 && halves(tileM, registers.m) && odd())
+    if (tileM > 32 && halves(tileM, registers.m) && unevenRows())
       tileM /= 2;
     return {tileM, tileN};
   }
-  while (tileM > 32 && halves(tileM, registers.m) && m > tileM / 2 && odd())
+  while (tileM > 32 && halves(tileM, registers.m) && m > tileM / 2 &&
+         unevenRows())
     tileM /= 2;
   return {tileM, tileN};
 }
@@ -596,7 +602,8 @@ struct FuseEpiloguesPass
         getRowsForThreads(shape, tileM, tileN, registerTile, threads);
     auto [balancedM, balancedN] = getBalancedCacheTile(
         shape, getDividingTile(shape[rank - 2], rows, registerTile.m),
-        getDividingTile(shape[rank - 1], tileN, registerTile.n), registerTile);
+        getDividingTile(shape[rank - 1], tileN, registerTile.n), registerTile,
+        threads);
     sizes.push_back(rewriter.getIndexAttr(balancedM));
     sizes.push_back(rewriter.getIndexAttr(balancedN));
     // The contraction's loops go on past the result's (k): not tiled here.
