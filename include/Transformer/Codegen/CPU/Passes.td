@@ -487,9 +487,9 @@ def TransformerCPUFuseEpiloguesPass
     below 8 per thread, the n tile is halved (down to 64), so that each
     tile still reads (or transposes) its slice of B once; if the columns
     cannot be split and the count is below 4 per thread, the m tile is
-    halved (down to 32). One thread needs no balancing. A contraction of static sizes with fewer
-    than 2^20 flops is tiled with `scf.for` instead of `scf.forall`: it runs
-    on the calling thread, without a fork and join.
+    halved (down to 32). One thread needs no balancing. A contraction of
+    static sizes with fewer than 2^20 flops is tiled with `scf.for` instead
+    of `scf.forall`: it runs on the calling thread, without a fork and join.
 
     The tiled contraction is tagged `"mnk_tile"` / `"bmnk_tile"` (the CPU
     schedule tiles it only for k and registers), the fused element-wise ops

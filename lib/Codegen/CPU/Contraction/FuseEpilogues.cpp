@@ -75,23 +75,21 @@ std::pair<int64_t, int64_t> getBalancedCacheTile(ArrayRef<int64_t> shape,
   auto halves = [](int64_t tile, int64_t multiple) {
     return (tile / 2) % multiple == 0;
   };
-  int64_t share = threads;
+  // Not a multiple of the threads, and fewer than tilesPerThread each.
   auto uneven = [&](int64_t tilesPerThread) {
     int64_t count = tiles(tileM, tileN);
-    return count % share != 0 && count < tilesPerThread * share;
+    return count % threads != 0 && count < tilesPerThread * threads;
   };
   while (tileN > 64 && halves(tileN, registers.n) && n > tileN / 2 && uneven(8))
     tileN /= 2;
-  auto unevenRows = [&] { return uneven(4); };
   // A dynamic m: halving the rows once doubles the row tiles of any m that
   // is a multiple of them.
   if (ShapedType::isDynamic(m)) {
-    if (tileM > 32 && halves(tileM, registers.m) && unevenRows())
+    if (tileM > 32 && halves(tileM, registers.m) && uneven(4))
       tileM /= 2;
     return {tileM, tileN};
   }
-  while (tileM > 32 && halves(tileM, registers.m) && m > tileM / 2 &&
-         unevenRows())
+  while (tileM > 32 && halves(tileM, registers.m) && m > tileM / 2 && uneven(4))
     tileM /= 2;
   return {tileM, tileN};
 }

@@ -123,8 +123,8 @@ Value getFillValue(Operation *op) {
       !generic.isSingleYieldOp())
     return {};
   Value yielded = generic.getBody()->getTerminator()->getOperand(0);
-  if (yielded.getParentRegion() == &generic.getRegion() ||
-      generic.getRegion().isAncestor(yielded.getParentRegion()))
+  // Region::isAncestor counts the region itself.
+  if (generic.getRegion().isAncestor(yielded.getParentRegion()))
     return {};
   return yielded;
 }
