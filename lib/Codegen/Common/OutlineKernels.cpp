@@ -105,6 +105,37 @@ bool isContractionLike(linalg::LinalgOp op) {
       });
 }
 
+/// A contraction that `consumer` (an element-wise op in `root`'s chain of
+/// consumers) also reads, directly, and that reads the same A as `root`:
+/// the gate and up projections of a gated MLP, whose product is the
+/// consumer. It goes into `root`'s kernel (before the consumer, after what it
+/// uses), where the CPU pipeline computes both in the same cache tiles and
+/// the sibling's result never exists whole. Null when there is none, or when
+/// it is in another block, already grouped, used elsewhere, or takes an
+/// operand made for it alone (`fed`: a transposed weight).
+Operation *
+getSiblingContraction(linalg::LinalgOp root, Operation *consumer,
+                      const llvm::SmallPtrSetImpl<Operation *> &grouped,
+                      const llvm::SmallPtrSetImpl<Operation *> &fed) {
+  for (Value input : cast<linalg::LinalgOp>(consumer).getDpsInputs()) {
+    auto sibling = input.getDefiningOp<linalg::LinalgOp>();
+    if (!sibling || sibling == root || !input.hasOneUse() ||
+        sibling->getBlock() != consumer->getBlock() ||
+        grouped.contains(sibling) || !sibling.hasPureTensorSemantics() ||
+        !isContractionLike(sibling) ||
+        sibling.getDpsInputs()[0] != root.getDpsInputs()[0] ||
+        !isElementwiseConsumer(consumer, input))
+      continue;
+    if (llvm::any_of(sibling.getDpsInputs(), [&](Value operand) {
+          Operation *def = operand.getDefiningOp();
+          return def && fed.contains(def);
+        }))
+      continue;
+    return sibling;
+  }
+  return nullptr;
+}
+
 /// One kernel: ops moved out of the caller, in program order; the last one
 /// is where the call goes.
 struct Group {
@@ -399,6 +430,9 @@ void TransformerOutlineKernelsPass::runOnOperation() {
           if (user->getBlock() != op->getBlock() || grouped.contains(user) ||
               !isElementwiseConsumer(user, last->getResult(0)))
             break;
+          if (Operation *sibling = getSiblingContraction(
+                  cast<linalg::LinalgOp>(op), user, grouped, fedOperands))
+            group.ops.push_back(sibling);
           group.ops.push_back(user);
           last = user;
         }

@@ -103,3 +103,65 @@ func.func @widened(%x: tensor<128x512xf32>, %panels: tensor<4x512x32xbf16>, %acc
   } -> tensor<128x128xf32>
   return %y : tensor<128x128xf32>
 }
+
+// Two contractions of the same rows by two weights in panels, combined by
+// one element-wise op (silu(x gate) * (x up)): the same cache tiles compute
+// both, each with its loop over panels. The first's accumulator is a
+// temporary of the tile's largest size (132 x 64, sliced to the tile's
+// rows), made in the tile, that stays in cache; the second accumulates into
+// the result's tile, which the epilogue then updates in place.
+// CHECK-LABEL: func.func @gated(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<?x64xf32>, %[[G:[^:]*]]: tensor<8x64x16xf32>, %[[U:[^:]*]]: tensor<8x64x16xf32>
+// CHECK: scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (%{{.*}}, 128) step (132, 64) shared_outs(%[[O:.*]] = %{{.*}})
+// CHECK:   %[[TMP:.*]] = tensor.empty() : tensor<132x64xf32>
+// CHECK:   %[[ROWS:.*]] = affine.min
+// CHECK:   %[[UP:.*]] = tensor.extract_slice %[[U]][%{{.*}}, 0, 0] [4, 64, 16]
+// CHECK:   %[[ACC:.*]] = tensor.extract_slice %[[TMP]][0, 0] [%[[ROWS]], 64] [1, 1]
+// CHECK:   %[[ZERO:.*]] = linalg.generic {{.*}} outs(%[[ACC]] : tensor<?x64xf32>)
+// CHECK:   %[[U1:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]])
+// CHECK:     linalg.contract {{.*}} {transformer.contraction = "mnk_panel"}
+// CHECK:   %[[GATE:.*]] = tensor.extract_slice %[[G]][%{{.*}}, 0, 0] [4, 64, 16]
+// CHECK:   %[[TILE:.*]] = tensor.extract_slice %[[O]][%[[I]], %[[J]]] [%[[ROWS]], 64] [1, 1]
+// CHECK:   %[[ZERO2:.*]] = linalg.generic {{.*}} outs(%[[TILE]] : tensor<?x64xf32>)
+// CHECK:   %[[G1:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO2]])
+// CHECK:     linalg.contract {{.*}} {transformer.contraction = "mnk_panel"}
+// CHECK:   %[[P:.*]] = linalg.generic {{.*}} ins(%[[U1]] : tensor<?x64xf32>) outs(%[[G1]] : tensor<?x64xf32>)
+// CHECK:     math.exp
+// CHECK:   tensor.parallel_insert_slice %[[P]] into %[[O]][%[[I]], %[[J]]] [%[[ROWS]], 64]
+#pa = affine_map<(d0, d1, d2) -> (d0, d2)>
+#pb = affine_map<(d0, d1, d2) -> (d1 floordiv 16, d2, d1 mod 16)>
+#pc = affine_map<(d0, d1, d2) -> (d0, d1)>
+#pid = affine_map<(d0, d1) -> (d0, d1)>
+func.func @gated(%x: tensor<?x64xf32>, %g: tensor<8x64x16xf32>, %u: tensor<8x64x16xf32>, %dest: tensor<?x128xf32>) -> tensor<?x128xf32> {
+  %c0 = arith.constant 0 : index
+  %rows = tensor.dim %x, %c0 : tensor<?x64xf32>
+  %e = tensor.empty(%rows) : tensor<?x128xf32>
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %fill = linalg.generic {indexing_maps = [#pid], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<?x128xf32>) {
+  ^bb0(%out: f32):
+    linalg.yield %zero : f32
+  } -> tensor<?x128xf32>
+  %gate = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %g : tensor<?x64xf32>, tensor<8x64x16xf32>) outs(%fill : tensor<?x128xf32>) attrs = {transformer.contraction = "mnk"} {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %p = arith.mulf %in, %w : f32
+    %s = arith.addf %out, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<?x128xf32>
+  %up = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %u : tensor<?x64xf32>, tensor<8x64x16xf32>) outs(%fill : tensor<?x128xf32>) attrs = {transformer.contraction = "mnk"} {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %p = arith.mulf %in, %w : f32
+    %s = arith.addf %out, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<?x128xf32>
+  %m = linalg.generic {indexing_maps = [#pid, #pid, #pid], iterator_types = ["parallel", "parallel"]} ins(%gate, %up : tensor<?x128xf32>, tensor<?x128xf32>) outs(%dest : tensor<?x128xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %n = arith.negf %a : f32
+    %ex = math.exp %n : f32
+    %d = arith.addf %ex, %one : f32
+    %s = arith.divf %a, %d : f32
+    %r = arith.mulf %s, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<?x128xf32>
+  return %m : tensor<?x128xf32>
+}

@@ -451,3 +451,65 @@ func.func @padded_fill(%a: tensor<16x8xf32>, %b: tensor<8x40xf32>)
   %3 = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x40xf32>) outs(%f3 : tensor<16x40xf32>) -> tensor<16x40xf32>
   return %0, %1, %2, %3, %f3 : tensor<16x40xf32>, tensor<16x40xf32>, tensor<16x40xf32>, tensor<16x40xf32>, tensor<16x40xf32>
 }
+
+// -----
+
+// Two contractions of the same rows whose products an element-wise op
+// combines (a gated MLP: silu(x gate) * (x up), B in panels): each is split
+// on the row count, and the two branches of the same test become one, so
+// that each branch holds both contractions and their consumer: the row
+// forms in the first, the tagged contractions in the second, which
+// transformer-outline-kernels makes one kernel.
+// CHECK-LABEL: func.func @gated_branches
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<?x64xf32>, %[[G:[a-z0-9]+]]: tensor<4x64x32xf32>, %[[U:[a-z0-9]+]]: tensor<4x64x32xf32>
+// CHECK:         %[[R:.*]] = scf.if
+// CHECK:           %[[GR:.*]] = scf.forall
+// CHECK:           } {transformer.kernel_root}
+// CHECK:           %[[UR:.*]] = scf.forall
+// CHECK:           } {transformer.kernel_root}
+// CHECK:           %[[MR:.*]] = linalg.generic {{.*}} ins(%[[GR]], %[[UR]] :
+// CHECK:           scf.yield %[[MR]]
+// CHECK:         } else {
+// CHECK:           %[[GT:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[G]] : {{.*}} {transformer.contraction = "mnk"}
+// CHECK:           %[[UT:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[U]] : {{.*}} {transformer.contraction = "mnk"}
+// CHECK:           %[[MT:.*]] = linalg.generic {{.*}} ins(%[[GT]], %[[UT]] :
+// CHECK:           scf.yield %[[MT]]
+// CHECK-NOT:     scf.if
+// CHECK:         return %[[R]]
+#ga = affine_map<(m, n, k) -> (m, k)>
+#gpanels = affine_map<(m, n, k) -> (n floordiv 32, k, n mod 32)>
+#gc = affine_map<(m, n, k) -> (m, n)>
+#gid = affine_map<(m, n) -> (m, n)>
+func.func @gated_branches(%x: tensor<?x64xf32>, %g: tensor<4x64x32xf32>, %u: tensor<4x64x32xf32>) -> tensor<?x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  %rows = tensor.dim %x, %c0 : tensor<?x64xf32>
+  %e = tensor.empty(%rows) : tensor<?x128xf32>
+  %fill = linalg.generic {indexing_maps = [#gid], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<?x128xf32>) {
+  ^bb0(%out: f32):
+    linalg.yield %zero : f32
+  } -> tensor<?x128xf32>
+  %gate = linalg.generic {indexing_maps = [#ga, #gpanels, #gc], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %g : tensor<?x64xf32>, tensor<4x64x32xf32>) outs(%fill : tensor<?x128xf32>) {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %p = arith.mulf %in, %w : f32
+    %s = arith.addf %out, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<?x128xf32>
+  %up = linalg.generic {indexing_maps = [#ga, #gpanels, #gc], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %u : tensor<?x64xf32>, tensor<4x64x32xf32>) outs(%fill : tensor<?x128xf32>) {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %p = arith.mulf %in, %w : f32
+    %s = arith.addf %out, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<?x128xf32>
+  %m = linalg.generic {indexing_maps = [#gid, #gid, #gid], iterator_types = ["parallel", "parallel"]} ins(%gate, %up : tensor<?x128xf32>, tensor<?x128xf32>) outs(%e : tensor<?x128xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %n = arith.negf %a : f32
+    %x1 = math.exp %n : f32
+    %d = arith.addf %x1, %one : f32
+    %s = arith.divf %a, %d : f32
+    %r = arith.mulf %s, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<?x128xf32>
+  return %m : tensor<?x128xf32>
+}

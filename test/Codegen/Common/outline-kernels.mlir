@@ -428,3 +428,75 @@ func.func @panel_residual(%x: tensor<?x16xf32>, %p: tensor<2x16x32xf32>, %r: ten
   } -> tensor<?x64xf32>
   return %y : tensor<?x64xf32>
 }
+
+// -----
+
+// Two contractions of the same A whose results one element-wise op
+// combines (a gated MLP's gate and up projections) go into one kernel with
+// it, for the CPU pipeline to compute in the same cache tiles; a
+// contraction of another A whose result is added to a third's is its own
+// kernel, and the other goes with the sum.
+// CHECK-LABEL: func.func private @gated_kernel(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<8x16xf32>, %[[G:[a-z0-9]+]]: tensor<16x32xf32>, %[[U:[a-z0-9]+]]: tensor<16x32xf32>, %[[DEST:[a-z0-9]+]]: tensor<8x32xf32>)
+// CHECK: %[[F:.*]] = linalg.fill
+// CHECK: %[[GATE:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[G]] : {{.*}}) outs(%[[F]] :
+// CHECK: %[[UP:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[U]] : {{.*}}) outs(%[[F]] :
+// CHECK: %[[P:.*]] = linalg.generic {{.*}} ins(%[[GATE]], %[[UP]] : {{.*}}) outs(%[[DEST]] :
+// CHECK: return %[[P]]
+// CHECK-LABEL: func.func private @gated_kernel_0(
+// CHECK-SAME: tensor<8x16xf32>, %{{.*}}: tensor<16x32xf32>, %{{.*}}: tensor<8x32xf32>, %{{.*}}: tensor<8x32xf32>)
+// CHECK: linalg.generic {{.*}}"reduction"
+// CHECK-NOT: "reduction"
+// CHECK: return
+// CHECK-LABEL: func.func private @gated_kernel_1(
+// CHECK-LABEL: func.func @gated(
+// CHECK-SAME: %[[X0:[a-z0-9]+]]: tensor<8x16xf32>, %[[G0:[a-z0-9]+]]: tensor<16x32xf32>, %[[U0:[a-z0-9]+]]: tensor<16x32xf32>, %[[V0:[a-z0-9]+]]: tensor<8x16xf32>)
+// CHECK: %[[PROD:.*]] = call @gated_kernel(%[[X0]], %[[G0]], %[[U0]], %{{.*}})
+// CHECK: %[[THIRD:.*]] = call @gated_kernel_1(%[[V0]], %[[U0]], %{{.*}})
+// CHECK: %[[SUM:.*]] = call @gated_kernel_0(%[[X0]], %[[G0]], %[[THIRD]], %{{.*}})
+// CHECK: return %[[PROD]], %[[SUM]]
+#mm_a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#mm_b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#mm_c = affine_map<(d0, d1, d2) -> (d0, d1)>
+#ew = affine_map<(d0, d1) -> (d0, d1)>
+func.func @gated(%x: tensor<8x16xf32>, %g: tensor<16x32xf32>, %u: tensor<16x32xf32>, %v: tensor<8x16xf32>) -> (tensor<8x32xf32>, tensor<8x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x32xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %gate = linalg.generic {indexing_maps = [#mm_a, #mm_b, #mm_c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %g : tensor<8x16xf32>, tensor<16x32xf32>) outs(%fill : tensor<8x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<8x32xf32>
+  %up = linalg.generic {indexing_maps = [#mm_a, #mm_b, #mm_c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %u : tensor<8x16xf32>, tensor<16x32xf32>) outs(%fill : tensor<8x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<8x32xf32>
+  %prod = linalg.generic {indexing_maps = [#ew, #ew, #ew], iterator_types = ["parallel", "parallel"]} ins(%gate, %up : tensor<8x32xf32>, tensor<8x32xf32>) outs(%e : tensor<8x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.mulf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<8x32xf32>
+  // Another A: not a sibling of the first.
+  %other = linalg.generic {indexing_maps = [#mm_a, #mm_b, #mm_c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %g : tensor<8x16xf32>, tensor<16x32xf32>) outs(%fill : tensor<8x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<8x32xf32>
+  %third = linalg.generic {indexing_maps = [#mm_a, #mm_b, #mm_c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%v, %u : tensor<8x16xf32>, tensor<16x32xf32>) outs(%fill : tensor<8x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<8x32xf32>
+  %sum = linalg.generic {indexing_maps = [#ew, #ew, #ew], iterator_types = ["parallel", "parallel"]} ins(%other, %third : tensor<8x32xf32>, tensor<8x32xf32>) outs(%e : tensor<8x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<8x32xf32>
+  return %prod, %sum : tensor<8x32xf32>, tensor<8x32xf32>
+}

@@ -237,7 +237,12 @@ def TransformerCPUPrepareContractionsPass
     (a fill) and the chain of single-use element-wise consumers (bias add,
     GELU, residual add) are cloned into both branches of the `scf.if`, so
     that `transformer-cpu-fuse-epilogues` fuses them into the register-tile
-    branch's cache tiles.
+    branch's cache tiles. Two such branches that test the rows of the same
+    A, where only the second's branches use the first's result (its
+    epilogue combines both products: a gated MLP's `silu(x gate) * (x up)`),
+    are merged into one `scf.if`, each branch holding both contractions and
+    the epilogue, so that `--transformer-outline-kernels` makes them one
+    kernel.
 
     An odd or dynamic n is padded with zeros to a multiple of the register
     tile's n (32 with AVX-512, `linalg::rewriteAsPaddedOp`); m is not: the
@@ -490,6 +495,15 @@ def TransformerCPUFuseEpiloguesPass
     halved (down to 32). One thread needs no balancing. A contraction of
     static sizes with fewer than 2^20 flops is tiled with `scf.for` instead
     of `scf.forall`: it runs on the calling thread, without a fork and join.
+
+    A second contraction that an element-wise op of the chain reads directly
+    (the up projection of a gated MLP whose epilogue is `silu(gate) * up`)
+    is fused into the same cache tiles when it reads the same A, nothing
+    else uses it, and both read B in whole panels (so that
+    `transformer-cpu-panel-contractions` gives each its own loops): its
+    accumulator becomes a temporary of the tile's largest size made in the
+    tile, which stays in cache, instead of a whole result written to memory
+    and read back by the epilogue.
 
     The tiled contraction is tagged `"mnk_tile"` / `"bmnk_tile"` (the CPU
     schedule tiles it only for k and registers), the fused element-wise ops

@@ -274,7 +274,10 @@ def TransformerOutlineKernelsPass
 
     A group is one linalg op, or a contraction with the chain of
     element-wise ops that only it feeds (bias, activation, residual, a gated
-    product), so that tiling can still fuse them. A contraction is what
+    product), so that tiling can still fuse them; when an op of that chain
+    also reads another contraction of the same A directly (a gated MLP's
+    `silu(x gate) * (x up)`), that contraction joins the group, for the CPU
+    pipeline to compute both in the same cache tiles. A contraction is what
     `linalg::isaContractionOpInterface` accepts, or any op that multiplies
     its two inputs and accumulates into its init along a reduction, whatever
     its maps (a weight read in the CPU's register panels). A `linalg.fill` or a

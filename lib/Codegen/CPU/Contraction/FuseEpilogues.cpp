@@ -475,6 +475,103 @@ void lowerWholeDequantizations(RewriterBase &rewriter, Operation *root,
   }
 }
 
+/// Marks a sibling contraction (getSibling) through tile-and-fuse, so that
+/// its tiled clone can be found.
+constexpr llvm::StringLiteral kSiblingAttrName = "transformer.fused_sibling";
+
+/// Whether `op` reads B in panels of `width` columns, over a static K and a
+/// static number of columns that is a multiple of the width:
+/// transformer-cpu-panel-contractions then gives its cache tiles their own
+/// loops over k blocks and panels, so that a tile may hold two of them (the
+/// schedule's packing expects one contraction per tile).
+bool readsWholePanels(linalg::LinalgOp op, int64_t width) {
+  auto type = cast<ShapedType>(op->getResult(0).getType());
+  auto a = cast<ShapedType>(op.getDpsInputs()[0].getType());
+  return width > 0 && getPanelWidth(op) == width && type.getRank() == 2 &&
+         !type.isDynamicDim(1) && type.getDimSize(1) % width == 0 &&
+         a.getRank() == 2 && !a.isDynamicDim(1);
+}
+
+/// A contraction tagged `tag` that `consumer` (an element-wise op of
+/// `contraction`'s epilogue) reads directly as an input, that reads the same
+/// A as `contraction` and has the same result type, and that nothing else
+/// uses: the other projection of a gated MLP (silu(gate) * up), which
+/// transformer-outline-kernels put in the same kernel. Fused into the same
+/// cache tiles, its accumulator is a temporary of the tile's size
+/// (giveSiblingTileTemporary) rather than a whole result written to memory
+/// and read back by the epilogue. Only where both read whole panels
+/// (readsWholePanels).
+linalg::LinalgOp getSibling(linalg::LinalgOp contraction,
+                            linalg::GenericOp consumer, StringAttr tag) {
+  int64_t width = getPanelWidth(contraction);
+  if (!readsWholePanels(contraction, width))
+    return {};
+  for (OpOperand *input : consumer.getDpsInputOperands()) {
+    auto sibling = input->get().getDefiningOp<linalg::LinalgOp>();
+    if (!sibling || sibling == contraction || !input->get().hasOneUse() ||
+        sibling->getAttrOfType<StringAttr>(kContractionAttrName) != tag ||
+        !sibling.hasPureTensorSemantics() ||
+        sibling.getDpsInputs()[0] != contraction.getDpsInputs()[0] ||
+        sibling->getResult(0).getType() !=
+            contraction->getResult(0).getType() ||
+        !consumer.getMatchingIndexingMap(input).isIdentity() ||
+        !readsWholePanels(sibling, width))
+      continue;
+    return sibling;
+  }
+  return {};
+}
+
+/// Gives the tiled sibling contraction among `fused`'s ops (marked
+/// kSiblingAttrName) an accumulator of its own in each cache tile: its
+/// producer's (the zero fill's) init, a slice of a whole-result
+/// tensor.empty, becomes a tensor.empty of the tile's largest size made at
+/// the start of the tile's loop body (sliced to the tile's size where that
+/// is dynamic), which stays in cache.
+void giveSiblingTileTemporary(RewriterBase &rewriter,
+                              const scf::SCFTileAndFuseResult &fused) {
+  linalg::LinalgOp sibling;
+  for (Operation *op : fused.tiledAndFusedOps)
+    if (op->hasAttr(kSiblingAttrName))
+      sibling = cast<linalg::LinalgOp>(op);
+  if (!sibling || fused.loops.empty())
+    return;
+  sibling->removeAttr(kSiblingAttrName);
+  auto producer = sibling.getDpsInits()[0].getDefiningOp<linalg::LinalgOp>();
+  if (!producer || !isElementwiseOnTensors(producer))
+    return;
+  OpOperand &init = *producer.getDpsInitOperand(0);
+  auto slice = init.get().getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice || !slice.getSource().getDefiningOp<tensor::EmptyOp>())
+    return;
+  SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+  SmallVector<int64_t> bounds;
+  for (OpFoldResult size : sizes) {
+    FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+        presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(size),
+        /*stopCondition=*/nullptr, /*closedUB=*/true);
+    if (failed(bound))
+      return;
+    bounds.push_back(*bound);
+  }
+  auto loop = fused.loops.front();
+  Location loc = producer.getLoc();
+  rewriter.setInsertionPointToStart(&loop->getRegion(0).front());
+  Value buffer = tensor::EmptyOp::create(rewriter, loc, bounds,
+                                         slice.getType().getElementType());
+  if (!slice.getType().hasStaticShape()) {
+    rewriter.setInsertionPoint(producer);
+    buffer = tensor::ExtractSliceOp::create(
+        rewriter, loc, slice.getType(), buffer,
+        SmallVector<OpFoldResult>(sizes.size(), rewriter.getIndexAttr(0)),
+        sizes,
+        SmallVector<OpFoldResult>(sizes.size(), rewriter.getIndexAttr(1)));
+  }
+  Value old = init.get();
+  rewriter.modifyOpInPlace(producer, [&] { init.set(buffer); });
+  eraseUnusedSlices(rewriter, old);
+}
+
 struct FuseEpiloguesPass
     : public transformer::impl::TransformerCPUFuseEpiloguesPassBase<
           FuseEpiloguesPass> {
@@ -498,7 +595,8 @@ struct FuseEpiloguesPass
     threads = target.threads;
     lanes = target.f32Lanes();
     for (linalg::LinalgOp op : contractions)
-      fuse(rewriter, op);
+      if (!fusedSiblings.contains(op))
+        fuse(rewriter, op);
     lowerWholeDequantizations(rewriter, getOperation(), lanes);
   }
 
@@ -510,6 +608,8 @@ struct FuseEpiloguesPass
   int64_t lanes = 16;
   /// The target's register tile, of which cache tiles are multiples.
   RegisterTile registerTile;
+  /// Contractions fused into another's cache tiles as its sibling (erased).
+  llvm::SmallPtrSet<Operation *, 4> fusedSiblings;
 
   void fuse(RewriterBase &rewriter, linalg::LinalgOp contraction) {
     StringAttr tag =
@@ -578,6 +678,8 @@ struct FuseEpiloguesPass
     }
     Operation *root = contraction;
     Value result = contraction->getResult(0);
+    linalg::LinalgOp sibling;
+    SmallVector<Operation *> siblingProducers;
     while (result.hasOneUse()) {
       auto consumer = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
       if (!consumer || !isElementwiseOnTensors(consumer) ||
@@ -585,6 +687,22 @@ struct FuseEpiloguesPass
           consumer->getBlock() != contraction->getBlock())
         break;
       consumer = updateInPlace(rewriter, consumer, result);
+      if (!sibling && !fusedTranspose && !dequantization) {
+        sibling = getSibling(contraction, consumer, tag);
+        if (sibling) {
+          fusable.insert(sibling);
+          Value siblingInit = sibling.getDpsInits()[0];
+          while (auto producer =
+                     siblingInit.getDefiningOp<linalg::LinalgOp>()) {
+            if (!isElementwiseOnTensors(producer))
+              break;
+            fusable.insert(producer);
+            tagged.push_back(producer);
+            siblingProducers.push_back(producer);
+            siblingInit = producer.getDpsInits()[0];
+          }
+        }
+      }
       fusable.insert(consumer);
       tagged.push_back(consumer);
       consumers.push_back(consumer);
@@ -628,6 +746,11 @@ struct FuseEpiloguesPass
     // k and registers.
     contraction->setAttr(kContractionAttrName,
                          rewriter.getStringAttr(tag.getValue() + "_tile"));
+    if (sibling) {
+      sibling->setAttr(kContractionAttrName,
+                       rewriter.getStringAttr(tag.getValue() + "_tile"));
+      sibling->setAttr(kSiblingAttrName, rewriter.getUnitAttr());
+    }
     rewriter.setInsertionPoint(root);
     FailureOr<scf::SCFTileAndFuseResult> fused =
         scf::tileConsumerAndFuseProducersUsingSCF(
@@ -639,10 +762,16 @@ struct FuseEpiloguesPass
       contraction->setAttr(kContractionAttrName, tag);
       if (fusedTranspose)
         fusedTranspose->setAttr(kContractionAttrName, transposeTag);
+      if (sibling) {
+        sibling->setAttr(kContractionAttrName, tag);
+        sibling->removeAttr(kSiblingAttrName);
+      }
       return;
     }
     for (auto [value, replacement] : fused->replacements)
       rewriter.replaceAllUsesWith(value, replacement);
+    if (sibling)
+      giveSiblingTileTemporary(rewriter, *fused);
     if (fusedTranspose)
       blockTransposeAlongK(rewriter, *fused, (tag.getValue() + "_tile").str(),
                            transposeTileTag.getValue(), blockK);
@@ -657,6 +786,14 @@ struct FuseEpiloguesPass
     SmallVector<Operation *> originals(consumers.rbegin(), consumers.rend());
     originals.push_back(contraction);
     llvm::append_range(originals, producers);
+    if (sibling) {
+      sibling->setAttr(kContractionAttrName, tag);
+      sibling->removeAttr(kSiblingAttrName);
+      // Tile-and-fuse leaves the consumer's dead slice of it behind.
+      eraseUnusedSliceUsers(rewriter, sibling);
+      originals.push_back(sibling);
+      llvm::append_range(originals, siblingProducers);
+    }
     if (fusedTranspose) {
       // Tile-and-fuse leaves a dead slice of the whole copy behind.
       eraseUnusedSliceUsers(rewriter, fusedTranspose);
@@ -664,8 +801,11 @@ struct FuseEpiloguesPass
     }
     for (Operation *op : originals) {
       replaceDimsOfResults(rewriter, op);
-      if (op->use_empty())
+      if (op->use_empty()) {
+        if (op == sibling.getOperation())
+          fusedSiblings.insert(op);
         rewriter.eraseOp(op);
+      }
     }
   }
 };

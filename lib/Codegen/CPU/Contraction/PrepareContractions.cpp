@@ -324,6 +324,100 @@ SmallVector<Operation *> getEpilogueChain(linalg::LinalgOp op,
   return chain;
 }
 
+/// Marks the `scf.if` ops that splitOnRowCount makes, for
+/// mergeRowCountBranches (removed by it).
+constexpr llvm::StringLiteral kRowCountBranchAttrName =
+    "transformer.row_count_branch";
+
+/// The A and the row limit that a row-count branch tests (`dim(A, 0) <=
+/// limit`, as splitOnRowCount writes it).
+std::optional<std::pair<Value, int64_t>> getRowCountTest(scf::IfOp branch) {
+  auto compare = branch.getCondition().getDefiningOp<arith::CmpIOp>();
+  if (!compare || compare.getPredicate() != arith::CmpIPredicate::ule)
+    return std::nullopt;
+  auto dim = compare.getLhs().getDefiningOp<tensor::DimOp>();
+  std::optional<int64_t> index = dim ? dim.getConstantIndex() : std::nullopt;
+  std::optional<int64_t> limit = getConstantIntValue(compare.getRhs());
+  if (!index || *index != 0 || !limit)
+    return std::nullopt;
+  return std::make_pair(dim.getSource(), *limit);
+}
+
+/// Merges `prev` into `next`, two row-count branches of the same test in one
+/// block, where only `next`'s branches use `prev`'s results: one `scf.if`
+/// where `next` was, each branch `prev`'s ops and then `next`'s (`prev`'s
+/// results replaced by what its branch yielded), yielding `next`'s results.
+void mergeBranches(RewriterBase &rewriter, scf::IfOp prev, scf::IfOp next) {
+  rewriter.moveOpBefore(prev, next);
+  rewriter.setInsertionPoint(next);
+  auto merged = scf::IfOp::create(rewriter, next.getLoc(),
+                                  next.getResultTypes(), prev.getCondition(),
+                                  /*addThenBlock=*/false,
+                                  /*addElseBlock=*/false);
+  auto mergeRegion = [&](Region &first, Region &second, Region &into) {
+    Block *firstBlock = &first.front(), *secondBlock = &second.front();
+    auto firstYield = cast<scf::YieldOp>(firstBlock->getTerminator());
+    for (auto [result, yielded] :
+         llvm::zip(prev.getResults(), firstYield.getOperands()))
+      rewriter.replaceUsesWithIf(result, yielded, [&](OpOperand &use) {
+        return second.isAncestor(use.getOwner()->getParentRegion());
+      });
+    rewriter.eraseOp(firstYield);
+    rewriter.inlineBlockBefore(firstBlock, secondBlock, secondBlock->begin());
+    into.takeBody(second);
+  };
+  mergeRegion(prev.getThenRegion(), next.getThenRegion(),
+              merged.getThenRegion());
+  mergeRegion(prev.getElseRegion(), next.getElseRegion(),
+              merged.getElseRegion());
+  rewriter.replaceOp(next, merged.getResults());
+  rewriter.eraseOp(prev);
+}
+
+/// Merges pairs of row-count branches of the same test (the rows of the
+/// same A) where only the second's branches use the first's results: in a
+/// gated MLP the up projection's epilogue reads the gate projection
+/// (silu(gate) * up). In one branch, transformer-outline-kernels puts both
+/// contractions in one kernel and transformer-cpu-fuse-epilogues in the
+/// same cache tiles, instead of the first writing its result whole to
+/// memory for the second's epilogue to read back.
+void mergeRowCountBranches(RewriterBase &rewriter, Operation *root) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    SmallVector<scf::IfOp> branches;
+    root->walk([&](scf::IfOp branch) {
+      if (branch->hasAttr(kRowCountBranchAttrName))
+        branches.push_back(branch);
+    });
+    for (scf::IfOp next : branches) {
+      std::optional<std::pair<Value, int64_t>> test = getRowCountTest(next);
+      if (!test)
+        continue;
+      scf::IfOp prev;
+      next->walk([&](Operation *op) {
+        for (Value operand : op->getOperands())
+          if (auto branch = operand.getDefiningOp<scf::IfOp>();
+              branch && branch != next &&
+              branch->getBlock() == next->getBlock() &&
+              branch->hasAttr(kRowCountBranchAttrName))
+            prev = branch;
+      });
+      if (!prev || getRowCountTest(prev) != test ||
+          !prev->isBeforeInBlock(next) ||
+          llvm::any_of(prev->getUsers(), [&](Operation *user) {
+            return !next->isAncestor(user);
+          }))
+        continue;
+      mergeBranches(rewriter, prev, next);
+      changed = true;
+      break;
+    }
+  }
+  root->walk(
+      [](scf::IfOp branch) { branch->removeAttr(kRowCountBranchAttrName); });
+}
+
 /// For a dynamic number of rows: `scf.if` (rows <= maxRows) the few-rows
 /// form `build` makes, else a clone of `op`, which is returned for the usual
 /// preparation. The element-wise producer of the accumulator (a fill, the
@@ -352,6 +446,7 @@ splitOnRowCount(RewriterBase &rewriter, linalg::LinalgOp op, int64_t maxRows,
                                     rows, limit);
   auto branch = scf::IfOp::create(rewriter, loc, last->getResultTypes(), few,
                                   /*addThenBlock=*/true, /*addElseBlock=*/true);
+  branch->setAttr(kRowCountBranchAttrName, rewriter.getUnitAttr());
 
   // Builds one branch: the accumulator's producer, the contraction
   // (`makeContraction` of the op with its init remapped) and the epilogue.
@@ -522,6 +617,7 @@ struct PrepareContractionsPass
           rewriter.getStringAttr(op.getNumLoops() == 3 ? "mnk" : "bmnk"));
     }
     eraseDeadDequantizations(rewriter, getOperation());
+    mergeRowCountBranches(rewriter, getOperation());
   }
 };
 
