@@ -5,6 +5,8 @@ down(silu(x gate) * (x up)) + x, with nn.Linear weights ([out, in]).
   gated_mlp.py weights OUT.safetensors   the weights file
   gated_mlp.py input ROWS OUT.npy        an input of ROWS x HIDDEN
   gated_mlp.py check X.npy Y.npy         the result of @main on X
+  gated_mlp.py check-q8_0 X.npy Y.npy    the result of @q8_0 on X (the
+                                         weights quantized when bound)
 """
 
 import os
@@ -13,6 +15,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import block_quant  # noqa: E402
 import safetensors_io  # noqa: E402
 
 HIDDEN = 96
@@ -27,8 +30,9 @@ def weights():
             "down.w": w(HIDDEN, INTERMEDIATE)}
 
 
-def reference(x):
-    w = {name: value.astype(np.float64) for name, value in weights().items()}
+def reference(x, fmt=None):
+    w = {name: (block_quant.round_trip(value, fmt) if fmt else value).astype(np.float64)
+         for name, value in weights().items()}
     x = x.astype(np.float64)
     gate = x @ w["gate.w"].T
     up = x @ w["up.w"].T
@@ -41,9 +45,9 @@ def main(argv):
     elif argv[0] == "input":
         rng = np.random.default_rng(int(argv[1]))
         np.save(argv[2], rng.standard_normal((int(argv[1]), HIDDEN)).astype(np.float32))
-    elif argv[0] == "check":
+    elif argv[0] in ("check", "check-q8_0"):
         x = np.load(argv[1])
-        want = reference(x)
+        want = reference(x, "q8_0" if argv[0] == "check-q8_0" else None)
         got = np.load(argv[2])
         err = np.abs(got - want).max() / max(1.0, np.abs(want).max())
         if got.shape != want.shape or not err < 1e-5:

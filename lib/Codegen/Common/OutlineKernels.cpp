@@ -109,29 +109,22 @@ bool isContractionLike(linalg::LinalgOp op) {
 /// consumers) also reads, directly, and that reads the same A as `root`:
 /// the gate and up projections of a gated MLP, whose product is the
 /// consumer. It goes into `root`'s kernel (before the consumer, after what it
-/// uses), where the CPU pipeline computes both in the same cache tiles and
-/// the sibling's result never exists whole. Null when there is none, or when
-/// it is in another block, already grouped, used elsewhere, or takes an
-/// operand made for it alone (`fed`: a transposed weight).
+/// uses, with the operands made for it alone: a dequantized weight), where
+/// the CPU pipeline computes both in the same cache tiles and the sibling's
+/// result never exists whole. Null when there is none, or when it is in
+/// another block, already grouped or used elsewhere.
 Operation *
 getSiblingContraction(linalg::LinalgOp root, Operation *consumer,
-                      const llvm::SmallPtrSetImpl<Operation *> &grouped,
-                      const llvm::SmallPtrSetImpl<Operation *> &fed) {
+                      const llvm::SmallPtrSetImpl<Operation *> &grouped) {
   for (Value input : cast<linalg::LinalgOp>(consumer).getDpsInputs()) {
     auto sibling = input.getDefiningOp<linalg::LinalgOp>();
-    if (!sibling || sibling == root || !input.hasOneUse() ||
-        sibling->getBlock() != consumer->getBlock() ||
-        grouped.contains(sibling) || !sibling.hasPureTensorSemantics() ||
-        !isContractionLike(sibling) ||
-        sibling.getDpsInputs()[0] != root.getDpsInputs()[0] ||
-        !isElementwiseConsumer(consumer, input))
-      continue;
-    if (llvm::any_of(sibling.getDpsInputs(), [&](Value operand) {
-          Operation *def = operand.getDefiningOp();
-          return def && fed.contains(def);
-        }))
-      continue;
-    return sibling;
+    if (sibling && sibling != root && input.hasOneUse() &&
+        sibling->getBlock() == consumer->getBlock() &&
+        !grouped.contains(sibling) && sibling.hasPureTensorSemantics() &&
+        isContractionLike(sibling) &&
+        sibling.getDpsInputs()[0] == root.getDpsInputs()[0] &&
+        isElementwiseConsumer(consumer, input))
+      return sibling;
   }
   return nullptr;
 }
@@ -431,8 +424,13 @@ void TransformerOutlineKernelsPass::runOnOperation() {
               !isElementwiseConsumer(user, last->getResult(0)))
             break;
           if (Operation *sibling = getSiblingContraction(
-                  cast<linalg::LinalgOp>(op), user, grouped, fedOperands))
+                  cast<linalg::LinalgOp>(op), user, grouped)) {
+            for (Value input : cast<linalg::LinalgOp>(sibling).getDpsInputs())
+              if (Operation *def = input.getDefiningOp();
+                  def && fedOperands.contains(def))
+                group.ops.push_back(def);
             group.ops.push_back(sibling);
+          }
           group.ops.push_back(user);
           last = user;
         }

@@ -499,7 +499,8 @@ def TransformerCPUFuseEpiloguesPass
     A second contraction that an element-wise op of the chain reads directly
     (the up projection of a gated MLP whose epilogue is `silu(gate) * up`)
     is fused into the same cache tiles when it reads the same A, nothing
-    else uses it, and both read B in whole panels (so that
+    else uses it, and both read B in whole panels, or both dequantize B
+    from blocks into panels per k block (so that
     `transformer-cpu-panel-contractions` gives each its own loops): its
     accumulator becomes a temporary of the tile's largest size made in the
     tile, which stays in cache, instead of a whole result written to memory

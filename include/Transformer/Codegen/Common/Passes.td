@@ -276,7 +276,8 @@ def TransformerOutlineKernelsPass
     element-wise ops that only it feeds (bias, activation, residual, a gated
     product), so that tiling can still fuse them; when an op of that chain
     also reads another contraction of the same A directly (a gated MLP's
-    `silu(x gate) * (x up)`), that contraction joins the group, for the CPU
+    `silu(x gate) * (x up)`), that contraction joins the group (with an
+    operand made for it alone, such as its dequantized weight), for the CPU
     pipeline to compute both in the same cache tiles. A contraction is what
     `linalg::isaContractionOpInterface` accepts, or any op that multiplies
     its two inputs and accumulates into its init along a reduction, whatever

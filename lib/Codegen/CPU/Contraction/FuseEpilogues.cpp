@@ -305,14 +305,38 @@ void blockTransposeAlongK(RewriterBase &rewriter,
   }
 }
 
+/// Whether dequantizePerKBlock writes the k blocks of `op`'s dequantized B in
+/// panels in every cache tile of `tileN` columns (`op` untiled: every tile
+/// is whole).
+bool dequantizesInPanels(linalg::LinalgOp op, int64_t tileN, int64_t blockK,
+                         int64_t lanes, int64_t panelWidth) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ranges.size() != 3 || panelWidth <= 0 || panelWidth % lanes != 0 ||
+      ShapedType::isDynamic(ranges[1]) || ranges[1] % tileN != 0 ||
+      tileN % panelWidth != 0 || ShapedType::isDynamic(ranges[2]) ||
+      ranges[2] % kQuantBlockSize != 0 || blockK < kQuantBlockSize ||
+      !hasMulAddBody(op))
+    return false;
+  MLIRContext *ctx = op.getContext();
+  if (op.getIndexingMapsArray()[1] !=
+      AffineMap::get(3, 0, {getAffineDimExpr(2, ctx), getAffineDimExpr(1, ctx)},
+                     ctx))
+    return false;
+  int64_t depth = ranges[2];
+  int64_t block = blockK - blockK % kQuantBlockSize;
+  while (depth % block != 0)
+    block -= kQuantBlockSize;
+  return 2 * block >= blockK || block == depth;
+}
+
 /// In a cache tile whose contraction reads a slice of a dequantized B (the
 /// prepare pass's generic tagged "dequantize"), tiles the contraction along
 /// k by the k block `blockK` (a multiple of the 32 of a quantized block) and
 /// makes each block's slice of B from the weight's blocks right before it
 /// (buildTransposedDequantizeSlice), into a buffer of one block made once
 /// per cache tile: B is then read from memory as blocks (a quarter or an
-/// eighth of f32's bytes) and never exists whole as f32. `tileTag` is the
-/// tag of the contraction tile. Returns whether B is made per block.
+/// eighth of f32's bytes) and never exists whole as f32. `tile` is the
+/// contraction tile. Returns whether B is made per block.
 ///
 /// Where the tile's columns are whole panels of the register tile's width
 /// `panelWidth` and K is static, the block is written in panels
@@ -322,11 +346,9 @@ void blockTransposeAlongK(RewriterBase &rewriter,
 /// the schedule then copies nothing (a block in k x n order is copied
 /// again into each register tile's panel, 16% of a q8_0 prefill's
 /// contraction samples).
-bool dequantizePerKBlock(RewriterBase &rewriter,
-                         const scf::SCFTileAndFuseResult &fused,
-                         StringRef tileTag, Operation *dequantization,
-                         int64_t blockK, int64_t lanes, int64_t panelWidth) {
-  Operation *tile = findTagged(fused.tiledAndFusedOps.getArrayRef(), tileTag);
+bool dequantizePerKBlock(RewriterBase &rewriter, Operation *tile,
+                         Operation *dequantization, int64_t blockK,
+                         int64_t lanes, int64_t panelWidth) {
   std::optional<DequantizedWeight> weight =
       getDequantizedWeight(dequantization->getResult(0));
   if (!tile || !weight || blockK % kQuantBlockSize != 0)
@@ -492,6 +514,18 @@ bool readsWholePanels(linalg::LinalgOp op, int64_t width) {
          a.getRank() == 2 && !a.isDynamicDim(1);
 }
 
+/// The dequantization (the prepare pass's generic tagged "dequantize") that
+/// only `sibling` reads as its B, or null.
+Operation *getSiblingDequantization(linalg::LinalgOp sibling) {
+  auto producer = sibling.getDpsInputs()[1].getDefiningOp<linalg::GenericOp>();
+  auto tag = producer
+                 ? producer->getAttrOfType<StringAttr>(kContractionAttrName)
+                 : StringAttr();
+  return tag && tag.getValue() == "dequantize" && producer->hasOneUse()
+             ? producer.getOperation()
+             : nullptr;
+}
+
 /// A contraction tagged `tag` that `consumer` (an element-wise op of
 /// `contraction`'s epilogue) reads directly as an input, that reads the same
 /// A as `contraction` and has the same result type, and that nothing else
@@ -500,11 +534,13 @@ bool readsWholePanels(linalg::LinalgOp op, int64_t width) {
 /// cache tiles, its accumulator is a temporary of the tile's size
 /// (giveSiblingTileTemporary) rather than a whole result written to memory
 /// and read back by the epilogue. Only where both read whole panels
-/// (readsWholePanels).
+/// (readsWholePanels) or, `dequantized`, both read B dequantized from
+/// blocks (which dequantizesInPanels must then accept for both).
 linalg::LinalgOp getSibling(linalg::LinalgOp contraction,
-                            linalg::GenericOp consumer, StringAttr tag) {
+                            linalg::GenericOp consumer, StringAttr tag,
+                            bool dequantized) {
   int64_t width = getPanelWidth(contraction);
-  if (!readsWholePanels(contraction, width))
+  if (!dequantized && !readsWholePanels(contraction, width))
     return {};
   for (OpOperand *input : consumer.getDpsInputOperands()) {
     auto sibling = input->get().getDefiningOp<linalg::LinalgOp>();
@@ -515,27 +551,22 @@ linalg::LinalgOp getSibling(linalg::LinalgOp contraction,
         sibling->getResult(0).getType() !=
             contraction->getResult(0).getType() ||
         !consumer.getMatchingIndexingMap(input).isIdentity() ||
-        !readsWholePanels(sibling, width))
+        (dequantized ? !getSiblingDequantization(sibling)
+                     : !readsWholePanels(sibling, width)))
       continue;
     return sibling;
   }
   return {};
 }
 
-/// Gives the tiled sibling contraction among `fused`'s ops (marked
-/// kSiblingAttrName) an accumulator of its own in each cache tile: its
+/// Gives the tiled sibling contraction (marked kSiblingAttrName: the mark
+/// is removed) in the cache tiles' `loop` an accumulator of its own: its
 /// producer's (the zero fill's) init, a slice of a whole-result
 /// tensor.empty, becomes a tensor.empty of the tile's largest size made at
 /// the start of the tile's loop body (sliced to the tile's size where that
 /// is dynamic), which stays in cache.
-void giveSiblingTileTemporary(RewriterBase &rewriter,
-                              const scf::SCFTileAndFuseResult &fused) {
-  linalg::LinalgOp sibling;
-  for (Operation *op : fused.tiledAndFusedOps)
-    if (op->hasAttr(kSiblingAttrName))
-      sibling = cast<linalg::LinalgOp>(op);
-  if (!sibling || fused.loops.empty())
-    return;
+void giveSiblingTileTemporary(RewriterBase &rewriter, linalg::LinalgOp sibling,
+                              Operation *loop) {
   sibling->removeAttr(kSiblingAttrName);
   auto producer = sibling.getDpsInits()[0].getDefiningOp<linalg::LinalgOp>();
   if (!producer || !isElementwiseOnTensors(producer))
@@ -554,7 +585,6 @@ void giveSiblingTileTemporary(RewriterBase &rewriter,
       return;
     bounds.push_back(*bound);
   }
-  auto loop = fused.loops.front();
   Location loc = producer.getLoc();
   rewriter.setInsertionPointToStart(&loop->getRegion(0).front());
   Value buffer = tensor::EmptyOp::create(rewriter, loc, bounds,
@@ -687,22 +717,8 @@ struct FuseEpiloguesPass
           consumer->getBlock() != contraction->getBlock())
         break;
       consumer = updateInPlace(rewriter, consumer, result);
-      if (!sibling && !fusedTranspose && !dequantization) {
-        sibling = getSibling(contraction, consumer, tag);
-        if (sibling) {
-          fusable.insert(sibling);
-          Value siblingInit = sibling.getDpsInits()[0];
-          while (auto producer =
-                     siblingInit.getDefiningOp<linalg::LinalgOp>()) {
-            if (!isElementwiseOnTensors(producer))
-              break;
-            fusable.insert(producer);
-            tagged.push_back(producer);
-            siblingProducers.push_back(producer);
-            siblingInit = producer.getDpsInits()[0];
-          }
-        }
-      }
+      if (!sibling && !fusedTranspose && !batched)
+        sibling = getSibling(contraction, consumer, tag, dequantization);
       fusable.insert(consumer);
       tagged.push_back(consumer);
       consumers.push_back(consumer);
@@ -722,6 +738,28 @@ struct FuseEpiloguesPass
         threads);
     sizes.push_back(rewriter.getIndexAttr(balancedM));
     sizes.push_back(rewriter.getIndexAttr(balancedN));
+    // Both dequantized B must be made in panels, for the tile's two
+    // contractions to get loops of their own.
+    if (sibling && dequantization &&
+        (!dequantizesInPanels(contraction, balancedN, blockK, lanes,
+                              registerTile.n) ||
+         !dequantizesInPanels(sibling, balancedN, blockK, lanes,
+                              registerTile.n)))
+      sibling = {};
+    Operation *siblingDequantization =
+        sibling && dequantization ? getSiblingDequantization(sibling) : nullptr;
+    if (sibling) {
+      fusable.insert(sibling);
+      Value siblingInit = sibling.getDpsInits()[0];
+      while (auto producer = siblingInit.getDefiningOp<linalg::LinalgOp>()) {
+        if (!isElementwiseOnTensors(producer))
+          break;
+        fusable.insert(producer);
+        tagged.push_back(producer);
+        siblingProducers.push_back(producer);
+        siblingInit = producer.getDpsInits()[0];
+      }
+    }
     // The contraction's loops go on past the result's (k): not tiled here.
     scf::SCFTilingOptions tiling;
     tiling.setTileSizes(sizes);
@@ -770,14 +808,27 @@ struct FuseEpiloguesPass
     }
     for (auto [value, replacement] : fused->replacements)
       rewriter.replaceAllUsesWith(value, replacement);
-    if (sibling)
-      giveSiblingTileTemporary(rewriter, *fused);
+    // The tiles, found before dequantizePerKBlock replaces them.
+    Operation *siblingTile = nullptr, *mainTile = nullptr;
+    for (Operation *op : fused->tiledAndFusedOps) {
+      auto opTag = op->getAttrOfType<StringAttr>(kContractionAttrName);
+      if (op->hasAttr(kSiblingAttrName))
+        siblingTile = op;
+      else if (opTag && opTag.getValue() == (tag.getValue() + "_tile").str())
+        mainTile = op;
+    }
+    if (siblingTile)
+      giveSiblingTileTemporary(rewriter, cast<linalg::LinalgOp>(siblingTile),
+                               fused->loops.front());
     if (fusedTranspose)
       blockTransposeAlongK(rewriter, *fused, (tag.getValue() + "_tile").str(),
                            transposeTileTag.getValue(), blockK);
-    if (dequantization)
-      dequantizePerKBlock(rewriter, *fused, (tag.getValue() + "_tile").str(),
-                          dequantization, blockK, lanes, registerTile.n);
+    if (dequantization && mainTile)
+      dequantizePerKBlock(rewriter, mainTile, dequantization, blockK, lanes,
+                          registerTile.n);
+    if (siblingDequantization && siblingTile)
+      dequantizePerKBlock(rewriter, siblingTile, siblingDequantization, blockK,
+                          lanes, registerTile.n);
     // The tiled ops carry the tags (cloned attributes); the originals are dead
     // unless something else uses them, and then they are lowered as before.
     contraction->setAttr(kContractionAttrName, tag);
