@@ -513,3 +513,55 @@ func.func @gated_branches(%x: tensor<?x64xf32>, %g: tensor<4x64x32xf32>, %u: ten
   } -> tensor<?x128xf32>
   return %m : tensor<?x128xf32>
 }
+
+// -----
+
+// The same, but the function also returns the first product: its branch
+// stays on its own (the merged branch would have to yield it too), and so
+// do the contractions' kernels.
+// CHECK-LABEL: func.func @shared_branches
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<?x64xf32>, %[[G:[a-z0-9]+]]: tensor<4x64x32xf32>, %[[U:[a-z0-9]+]]: tensor<4x64x32xf32>
+// CHECK:         %[[GR:.*]] = scf.if
+// CHECK:         } else {
+// CHECK:           linalg.generic {{.*}} ins(%[[X]], %[[G]] : {{.*}} {transformer.contraction = "mnk"}
+// CHECK:         %[[MR:.*]] = scf.if
+// CHECK:         } else {
+// CHECK:           linalg.generic {{.*}} ins(%[[X]], %[[U]] : {{.*}} {transformer.contraction = "mnk"}
+// CHECK:         return %[[MR]], %[[GR]]
+#sa = affine_map<(m, n, k) -> (m, k)>
+#spanels = affine_map<(m, n, k) -> (n floordiv 32, k, n mod 32)>
+#sc = affine_map<(m, n, k) -> (m, n)>
+#sid = affine_map<(m, n) -> (m, n)>
+func.func @shared_branches(%x: tensor<?x64xf32>, %g: tensor<4x64x32xf32>, %u: tensor<4x64x32xf32>) -> (tensor<?x128xf32>, tensor<?x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  %rows = tensor.dim %x, %c0 : tensor<?x64xf32>
+  %e = tensor.empty(%rows) : tensor<?x128xf32>
+  %fill = linalg.generic {indexing_maps = [#sid], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<?x128xf32>) {
+  ^bb0(%out: f32):
+    linalg.yield %zero : f32
+  } -> tensor<?x128xf32>
+  %gate = linalg.generic {indexing_maps = [#sa, #spanels, #sc], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %g : tensor<?x64xf32>, tensor<4x64x32xf32>) outs(%fill : tensor<?x128xf32>) {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %p = arith.mulf %in, %w : f32
+    %s = arith.addf %out, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<?x128xf32>
+  %up = linalg.generic {indexing_maps = [#sa, #spanels, #sc], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %u : tensor<?x64xf32>, tensor<4x64x32xf32>) outs(%fill : tensor<?x128xf32>) {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %p = arith.mulf %in, %w : f32
+    %s = arith.addf %out, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<?x128xf32>
+  %m = linalg.generic {indexing_maps = [#sid, #sid, #sid], iterator_types = ["parallel", "parallel"]} ins(%gate, %up : tensor<?x128xf32>, tensor<?x128xf32>) outs(%e : tensor<?x128xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %n = arith.negf %a : f32
+    %x1 = math.exp %n : f32
+    %d = arith.addf %x1, %one : f32
+    %s = arith.divf %a, %d : f32
+    %r = arith.mulf %s, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<?x128xf32>
+  return %m, %gate : tensor<?x128xf32>, tensor<?x128xf32>
+}
