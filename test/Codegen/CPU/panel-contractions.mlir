@@ -165,3 +165,23 @@ func.func @gated(%x: tensor<?x64xf32>, %g: tensor<8x64x16xf32>, %u: tensor<8x64x
   } -> tensor<?x128xf32>
   return %m : tensor<?x128xf32>
 }
+
+// K = 448: no remainder block, but two blocks of 224 (the largest multiple
+// of 8 from the target's 256 down to 128 that divides K), so that the
+// register tiles are made once.
+// CHECK-LABEL: func.func @dividing_blocks(
+// CHECK: scf.forall
+// CHECK:   scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:     tensor.extract_slice %{{.*}}[0, %{{.*}}] [128, 224] [1, 1]
+// CHECK:     linalg.contract {{.*}} {transformer.contraction = "mnk_panel"} {{.*}} tensor<128x224xf32>, tensor<224x16xf32>
+// CHECK-NOT: "mnk_panel"
+// CHECK:   tensor.parallel_insert_slice
+func.func @dividing_blocks(%x: tensor<128x448xf32>, %panels: tensor<6x448x16xf32>, %acc: tensor<128x96xf32>) -> tensor<128x96xf32> {
+  %y = linalg.generic {indexing_maps = [#a, #p, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %panels : tensor<128x448xf32>, tensor<6x448x16xf32>) outs(%acc : tensor<128x96xf32>) attrs = {transformer.contraction = "mnk"} {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %0 = arith.mulf %in, %w : f32
+    %1 = arith.addf %out, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<128x96xf32>
+  return %y : tensor<128x96xf32>
+}

@@ -552,7 +552,10 @@ def TransformerCPUPanelContractionsPass
     `--transformer-cpu-fuse-epilogues` has formed their cache tiles (tagged
     `"mnk_tile"`, a whole number of panels wide), this pass computes each
     such tile with two loops on tensors: over k blocks of the target's cache
-    k (`CPUTarget::contractionCacheTile`; a last block of the rest), and in
+    k (`CPUTarget::contractionCacheTile`), or of the largest multiple of 8
+    from it down to its half that divides K (Qwen2's 896: four blocks of
+    224, not three of 256 and a second copy of the register tiles for the
+    rest of 128; otherwise a last block of the rest), and in
     each over the tile's panels, a plain contraction of the tile's rows by
     the panel's k block (a contiguous `[k, r]` slice of the copy) into the
     panel's columns of C, tagged `"mnk_panel"`. The CPU schedule tiles those

@@ -103,9 +103,27 @@ Value widenPanel(OpBuilder &b, Location loc, Value panel, Value into,
   return loop.getResult(0);
 }
 
+/// The k block for a depth of `depth` given the target's `blockK`: the
+/// largest multiple of 8 from `blockK` down to its half that divides the
+/// depth, so that every block has the same static size (Qwen2's K = 896:
+/// four blocks of 224 rather than three of 256 and one of 128, whose
+/// register tiles would be a second copy of every variant: compile time
+/// and code size for no speed); `blockK` itself when none does.
+int64_t getDividingBlock(int64_t depth, int64_t blockK) {
+  constexpr int64_t kStep = 8;
+  if (depth % blockK == 0)
+    return blockK;
+  for (int64_t block = blockK - blockK % kStep; 2 * block >= blockK;
+       block -= kStep)
+    if (depth % block == 0)
+      return block;
+  return blockK;
+}
+
 /// Computes the cache tile `op` (of `width`-column panels `b`) block by
-/// block along k, and in each block panel by panel: a loop over k blocks of
-/// `blockK` (then a remainder block), in it a loop over the panels, in it a
+/// block along k, and in each block panel by panel: a loop over k blocks
+/// (getDividingBlock of `blockK`; then a remainder block where none
+/// divides K), in it a loop over the panels, in it a
 /// plain contraction of the tile's rows, the panel's k block (a contiguous
 /// [k, width] slice) and the panel's columns of C, tagged "mnk_panel". The
 /// schedule tiles it into register tiles (no packing: the panel is already
@@ -135,6 +153,7 @@ LogicalResult rewriteTile(RewriterBase &rewriter, linalg::LinalgOp op,
   int64_t depth = aType.getDimSize(1);
   if (!b || ShapedType::isDynamic(depth) || blockK <= 0)
     return failure();
+  blockK = getDividingBlock(depth, blockK);
   rewriter.setInsertionPoint(op);
   auto bType = cast<RankedTensorType>(b.getType());
   Value rows = tensor::DimOp::create(rewriter, loc, init, 0);
