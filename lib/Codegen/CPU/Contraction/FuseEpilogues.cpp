@@ -236,6 +236,35 @@ void replaceDimsOfResults(RewriterBase &rewriter, Operation *op) {
         });
 }
 
+/// The element-wise ops that produce `op`'s accumulator (a zero fill, a bias
+/// broadcast), each the init's producer of the one before: what is fused
+/// into the cache tile with it.
+SmallVector<Operation *> getInitProducers(linalg::LinalgOp op) {
+  SmallVector<Operation *> producers;
+  Value init = op.getDpsInits()[0];
+  while (auto producer = init.getDefiningOp<linalg::LinalgOp>()) {
+    if (!isElementwiseOnTensors(producer))
+      break;
+    producers.push_back(producer);
+    init = producer.getDpsInits()[0];
+  }
+  return producers;
+}
+
+/// The constant upper bounds of `sizes` (a slice's, in a tile of a loop).
+FailureOr<SmallVector<int64_t>> getUpperBounds(ArrayRef<OpFoldResult> sizes) {
+  SmallVector<int64_t> bounds;
+  for (OpFoldResult size : sizes) {
+    FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+        presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(size),
+        /*stopCondition=*/nullptr, /*closedUB=*/true);
+    if (failed(bound))
+      return failure();
+    bounds.push_back(*bound);
+  }
+  return bounds;
+}
+
 /// Returns the op of `ops` tagged `tag`, if any.
 Operation *findTagged(ArrayRef<Operation *> ops, StringRef tag) {
   for (Operation *op : ops)
@@ -427,20 +456,14 @@ bool dequantizePerKBlock(RewriterBase &rewriter, Operation *tile,
       offset = affine::makeComposedFoldedAffineApply(
           rewriter, loc, AffineMap::get(0, 2, s0 + s1), {offset, sliceOffset});
   SmallVector<OpFoldResult> sizes = slices.front().getMixedSizes();
-  SmallVector<int64_t> bounds;
-  for (OpFoldResult size : sizes) {
-    FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
-        presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(size),
-        /*stopCondition=*/nullptr, /*closedUB=*/true);
-    if (failed(bound))
-      return false;
-    bounds.push_back(*bound);
-  }
+  FailureOr<SmallVector<int64_t>> bounds = getUpperBounds(sizes);
+  if (failed(bounds))
+    return false;
   if (inPanels) {
     rewriter.setInsertionPoint(bufferPoint);
     Value init = tensor::EmptyOp::create(
         rewriter, loc,
-        ArrayRef<int64_t>{bounds[1] / panelWidth, bounds[0], panelWidth},
+        ArrayRef<int64_t>{(*bounds)[1] / panelWidth, (*bounds)[0], panelWidth},
         rewriter.getF32Type());
     rewriter.setInsertionPoint(contraction);
     Value panels = buildTransposedDequantizeSlice(
@@ -453,7 +476,7 @@ bool dequantizePerKBlock(RewriterBase &rewriter, Operation *tile,
   }
   rewriter.setInsertionPoint(bufferPoint);
   Value init =
-      tensor::EmptyOp::create(rewriter, loc, bounds, rewriter.getF32Type());
+      tensor::EmptyOp::create(rewriter, loc, *bounds, rewriter.getF32Type());
   rewriter.setInsertionPoint(contraction);
   if (llvm::any_of(
           sizes, [](OpFoldResult size) { return !getConstantIntValue(size); }))
@@ -576,18 +599,12 @@ void giveSiblingTileTemporary(RewriterBase &rewriter, linalg::LinalgOp sibling,
   if (!slice || !slice.getSource().getDefiningOp<tensor::EmptyOp>())
     return;
   SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
-  SmallVector<int64_t> bounds;
-  for (OpFoldResult size : sizes) {
-    FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
-        presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(size),
-        /*stopCondition=*/nullptr, /*closedUB=*/true);
-    if (failed(bound))
-      return;
-    bounds.push_back(*bound);
-  }
+  FailureOr<SmallVector<int64_t>> bounds = getUpperBounds(sizes);
+  if (failed(bounds))
+    return;
   Location loc = producer.getLoc();
   rewriter.setInsertionPointToStart(&loop->getRegion(0).front());
-  Value buffer = tensor::EmptyOp::create(rewriter, loc, bounds,
+  Value buffer = tensor::EmptyOp::create(rewriter, loc, *bounds,
                                          slice.getType().getElementType());
   if (!slice.getType().hasStaticShape()) {
     rewriter.setInsertionPoint(producer);
@@ -651,16 +668,9 @@ struct FuseEpiloguesPass
     // accumulator's initial value, and the chain of element-wise consumers
     // whose only use is the next one.
     llvm::SmallPtrSet<Operation *, 8> fusable{contraction};
-    SmallVector<Operation *> tagged, producers, consumers;
-    Value init = contraction.getDpsInits()[0];
-    while (auto producer = init.getDefiningOp<linalg::LinalgOp>()) {
-      if (!isElementwiseOnTensors(producer))
-        break;
-      fusable.insert(producer);
-      tagged.push_back(producer);
-      producers.push_back(producer);
-      init = producer.getDpsInits()[0];
-    }
+    SmallVector<Operation *> producers = getInitProducers(contraction);
+    SmallVector<Operation *> tagged(producers), consumers;
+    fusable.insert_range(producers);
     // B's transposed copy (prepare pass, tag "transpose"), made per cache
     // tile instead of in a pass of its own when there are few tiles along m:
     // each tile then transposes the slice of B it reads, on its own thread
@@ -750,15 +760,9 @@ struct FuseEpiloguesPass
         sibling && dequantization ? getSiblingDequantization(sibling) : nullptr;
     if (sibling) {
       fusable.insert(sibling);
-      Value siblingInit = sibling.getDpsInits()[0];
-      while (auto producer = siblingInit.getDefiningOp<linalg::LinalgOp>()) {
-        if (!isElementwiseOnTensors(producer))
-          break;
-        fusable.insert(producer);
-        tagged.push_back(producer);
-        siblingProducers.push_back(producer);
-        siblingInit = producer.getDpsInits()[0];
-      }
+      siblingProducers = getInitProducers(sibling);
+      fusable.insert_range(siblingProducers);
+      llvm::append_range(tagged, siblingProducers);
     }
     // The contraction's loops go on past the result's (k): not tiled here.
     scf::SCFTilingOptions tiling;
