@@ -16,6 +16,7 @@
 // CHECK: PASS @dot_rows: result[0] 3x300
 // CHECK: PASS @dynamic: result[0] 45x70
 // CHECK: PASS @dynamic_batched: result[0] 2x9x37
+// CHECK: PASS @large_result: result[0] 610x1040
 // CHECK: PASS @linear: result[0] 2x21x67
 // CHECK: PASS @odd: result[0] 37x53
 // CHECK: PASS @row_dynamic_few: result[0] 2x320
@@ -51,6 +52,17 @@ func.func @broadcast_rhs(%a: tensor<2x19x30xf32>, %b: tensor<30x45xf32>) -> tens
 func.func @divisible(%a: tensor<256x512xf32>, %b: tensor<512x512xf32>) -> tensor<256x512xf32> {
   %0 = transformer.matmul %a, %b : tensor<256x512xf32>, tensor<512x512xf32> -> tensor<256x512xf32>
   return %0 : tensor<256x512xf32>
+}
+
+// A result larger than the L2 (2.5 MB): cache tiles accumulate in a
+// temporary of their size that a copy writes to the result; partial tiles
+// along m (610 rows) and n (1040 columns, padded to 1056), two k blocks.
+// PY: def case_large_result(rng):
+// PY:     a, b = rng.random((610, 300), np.float32), rng.random((300, 1040), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b)]
+func.func @large_result(%a: tensor<610x300xf32>, %b: tensor<300x1040xf32>) -> tensor<610x1040xf32> {
+  %0 = transformer.matmul %a, %b : tensor<610x300xf32>, tensor<300x1040xf32> -> tensor<610x1040xf32>
+  return %0 : tensor<610x1040xf32>
 }
 
 // Few rows by B indexed (n, k) (k a multiple of 16): the dot-product form

@@ -24,6 +24,7 @@
 // CHECK: PASS @linear_dynamic_rows: result[3] 203x128
 // CHECK: PASS @linear_erf_gelu: result[0] 20x40
 // CHECK: PASS @linear_gelu: result[0] 128x300
+// CHECK: PASS @linear_large_gelu: result[0] 610x1024
 // CHECK: PASS @linear_odd: result[0] 37x53
 // CHECK: PASS @linear_residual_scale: result[0] 37x53
 // CHECK: PASS @linear_shared_result: result[0] 37x53
@@ -125,6 +126,18 @@ func.func @linear_gelu(%x: tensor<128x96xf32>, %w: tensor<300x96xf32>, %b: tenso
   %0 = transformer.linear %x, %w, %b : tensor<128x96xf32>, tensor<300x96xf32>, tensor<300xf32> -> tensor<128x300xf32>
   %1 = transformer.gelu %0 : tensor<128x300xf32> -> tensor<128x300xf32>
   return %1 : tensor<128x300xf32>
+}
+
+// A result larger than the L2 (2.5 MB): each cache tile's bias and
+// accumulator in a temporary of the tile's size, the GELU writing the
+// result's slice; a partial last tile along m (610 rows).
+// PY: def case_linear_large_gelu(rng):
+// PY:     x, w, b = rng.standard_normal((610, 72), np.float32), rng.standard_normal((1024, 72), np.float32), rng.standard_normal((1024,), np.float32)
+// PY:     return [x, w, b], [ref.gelu_tanh(ref.linear(x, w, b))]
+func.func @linear_large_gelu(%x: tensor<610x72xf32>, %w: tensor<1024x72xf32>, %b: tensor<1024xf32>) -> tensor<610x1024xf32> {
+  %0 = transformer.linear %x, %w, %b : tensor<610x72xf32>, tensor<1024x72xf32>, tensor<1024xf32> -> tensor<610x1024xf32>
+  %1 = transformer.gelu %0 : tensor<610x1024xf32> -> tensor<610x1024xf32>
+  return %1 : tensor<610x1024xf32>
 }
 
 // PY: def case_linear_odd(rng):

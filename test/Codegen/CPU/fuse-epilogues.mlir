@@ -5,20 +5,21 @@
 // RUN: transformer-opt %s --pass-pipeline='builtin.module(transformer-cpu-select-target{cpu=haswell threads=4},func.func(transformer-cpu-fuse-epilogues))' --split-input-file | FileCheck %s --check-prefix=FOUR
 
 // linear + GELU (as transformer-cpu-prepare-contractions leaves it): one
-// scf.forall over 128x256 cache tiles; per tile the bias broadcast, the
-// contraction and the GELU, all writing the tile of the result in place (the
-// GELU reads its own init: no buffer of its own).
+// scf.forall over 128x256 cache tiles; per tile the bias broadcast into a
+// temporary of the tile's size, the contraction accumulating there, and the
+// GELU reading it and writing the tile of the result, once.
 // CHECK-LABEL: func.func @linear_gelu
 // CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<128x768xf32>, %[[W:[a-z0-9]+]]: tensor<768x3072xf32>, %[[B:[a-z0-9]+]]: tensor<3072xf32>
 // CHECK:         %[[E:.*]] = tensor.empty() : tensor<128x3072xf32>
 // CHECK:         %[[R:.*]] = scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (128, 3072) step (128, 256) shared_outs(%[[O:.*]] = %[[E]])
+// CHECK:           %[[T:.*]] = tensor.empty() : tensor<128x256xf32>
 // CHECK-DAG:       %[[XS:.*]] = tensor.extract_slice %[[X]][%[[I]], 0] [128, 768]
 // CHECK-DAG:       %[[WS:.*]] = tensor.extract_slice %[[W]][0, %[[J]]] [768, 256]
 // CHECK-DAG:       %[[BS:.*]] = tensor.extract_slice %[[B]][%[[J]]] [256]
 // CHECK-DAG:       %[[OS:.*]] = tensor.extract_slice %[[O]][%[[I]], %[[J]]] [128, 256]
-// CHECK:           %[[BIAS:.*]] = linalg.generic {{.*}} ins(%[[BS]] : tensor<256xf32>) outs(%[[OS]] : tensor<128x256xf32>) attrs = {transformer.contraction = "epilogue"}
+// CHECK:           %[[BIAS:.*]] = linalg.generic {{.*}} ins(%[[BS]] : tensor<256xf32>) outs(%[[T]] : tensor<128x256xf32>) attrs = {transformer.contraction = "epilogue"}
 // CHECK:           %[[C:.*]] = linalg.contract {{.*}} {transformer.contraction = "mnk_tile"} ins(%[[XS]], %[[WS]] : tensor<128x768xf32>, tensor<768x256xf32>) outs(%[[BIAS]] : tensor<128x256xf32>)
-// CHECK:           %[[G:.*]] = linalg.generic {{.*}} outs(%[[C]] : tensor<128x256xf32>) attrs = {transformer.contraction = "epilogue"}
+// CHECK:           %[[G:.*]] = linalg.generic {{.*}} ins(%[[C]] : tensor<128x256xf32>) outs(%[[OS]] : tensor<128x256xf32>) attrs = {transformer.contraction = "epilogue"}
 // CHECK:             math.tanh
 // CHECK:           tensor.parallel_insert_slice %[[G]] into %[[O]][%[[I]], %[[J]]] [128, 256]
 // CHECK:         return %[[R]]
@@ -46,15 +47,20 @@ func.func @linear_gelu(%x: tensor<128x768xf32>, %w: tensor<768x3072xf32>, %b: te
 
 // A zero-filled matmul whose result gets a residual add and a scale (the
 // residual is the add's other input, its slice is read per tile), dynamic
-// sizes: the fill, the contraction, the add and the scale in one tile.
+// sizes: the fill, the contraction, the add and the scale in one tile. The
+// accumulator is a slice of the tile's largest size (258 x 256), the scale
+// writes the result's slice.
 // CHECK-LABEL: func.func @residual_scale
 // CHECK-SAME:    %[[R:[a-z0-9]+]]: tensor<?x?xf32>
-// CHECK:         scf.forall {{.*}} step (258, 256)
+// CHECK:         scf.forall {{.*}} step (258, 256) shared_outs(%[[O:.*]] = %{{.*}})
+// CHECK:           %[[T:.*]] = tensor.empty() : tensor<258x256xf32>
 // CHECK:           %[[RS:.*]] = tensor.extract_slice %[[R]]
-// CHECK:           %[[F:.*]] = linalg.fill {transformer.contraction = "epilogue"}
+// CHECK:           %[[OS:.*]] = tensor.extract_slice %[[O]]
+// CHECK:           %[[TS:.*]] = tensor.extract_slice %[[T]][0, 0]
+// CHECK:           %[[F:.*]] = linalg.fill {transformer.contraction = "epilogue"} {{.*}} outs(%[[TS]] :
 // CHECK:           %[[C:.*]] = linalg.matmul {transformer.contraction = "mnk_tile"} {{.*}} outs(%[[F]] :
 // CHECK:           %[[A:.*]] = linalg.generic {{.*}} ins(%[[RS]] : tensor<?x?xf32>) outs(%[[C]] : tensor<?x?xf32>) attrs = {transformer.contraction = "epilogue"}
-// CHECK:           %[[S:.*]] = linalg.generic {{.*}} outs(%[[A]] : tensor<?x?xf32>) attrs = {transformer.contraction = "epilogue"}
+// CHECK:           %[[S:.*]] = linalg.generic {{.*}} ins(%[[A]] : tensor<?x?xf32>) outs(%[[OS]] : tensor<?x?xf32>) attrs = {transformer.contraction = "epilogue"}
 // CHECK:           tensor.parallel_insert_slice %[[S]]
 // CHECK-NOT:     linalg.
 // CHECK:         return
@@ -292,4 +298,39 @@ func.func @dynamic_rows_epilogue(%x: tensor<?x64xf32>, %w: tensor<64x256xf32>, %
 func.func @dynamic_rows_narrow(%x: tensor<?x64xf32>, %w: tensor<64x64xf32>, %acc: tensor<?x64xf32>) -> tensor<?x64xf32> {
   %y = linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {transformer.contraction = "mnk"} ins(%x, %w : tensor<?x64xf32>, tensor<64x64xf32>) outs(%acc : tensor<?x64xf32>) -> tensor<?x64xf32>
   return %y : tensor<?x64xf32>
+}
+
+// -----
+
+// A zero-filled matmul without an epilogue whose 4 MiB result is larger
+// than the L2: each cache tile accumulates into a temporary of its size
+// (made at the start of the tile) and a copy writes the result's slice.
+// One of 64 KiB (below the L2: it may still be in cache) accumulates in
+// the result's slice, as before.
+// CHECK-LABEL: func.func @tile_temporary
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (1024, 1024) step (258, 256) shared_outs(%[[O:.*]] = %{{.*}})
+// CHECK:           %[[T:.*]] = tensor.empty() : tensor<258x256xf32>
+// CHECK:           %[[OS:.*]] = tensor.extract_slice %[[O]]
+// CHECK:           %[[TS:.*]] = tensor.extract_slice %[[T]][0, 0]
+// CHECK:           %[[F:.*]] = linalg.fill {transformer.contraction = "epilogue"} {{.*}} outs(%[[TS]] :
+// CHECK:           %[[C:.*]] = linalg.matmul {transformer.contraction = "mnk_tile"} {{.*}} outs(%[[F]] :
+// CHECK:           %[[W:.*]] = linalg.generic {{.*}} ins(%[[C]] : tensor<?x256xf32>) outs(%[[OS]] : tensor<?x256xf32>) attrs = {transformer.contraction = "epilogue"}
+// CHECK-NEXT:      ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:        linalg.yield %[[IN]] : f32
+// CHECK:           tensor.parallel_insert_slice %[[W]] into %[[O]]
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (128, 128) step (128, 64) shared_outs(%[[O2:.*]] = %{{.*}})
+// CHECK-NOT:       tensor.empty
+// CHECK:           %[[OS2:.*]] = tensor.extract_slice %[[O2]]
+// CHECK:           %[[F2:.*]] = linalg.fill {transformer.contraction = "epilogue"} {{.*}} outs(%[[OS2]] :
+// CHECK:           %[[C2:.*]] = linalg.matmul {transformer.contraction = "mnk_tile"} {{.*}} outs(%[[F2]] :
+// CHECK:           tensor.parallel_insert_slice %[[C2]] into %[[O2]]
+func.func @tile_temporary(%a: tensor<1024x256xf32>, %b: tensor<256x1024xf32>, %x: tensor<128x128xf32>, %y: tensor<128x128xf32>) -> (tensor<1024x1024xf32>, tensor<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1024x1024xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  %0 = linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : tensor<1024x256xf32>, tensor<256x1024xf32>) outs(%f : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  %e2 = tensor.empty() : tensor<128x128xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %1 = linalg.matmul {transformer.contraction = "mnk"} ins(%x, %y : tensor<128x128xf32>, tensor<128x128xf32>) outs(%f2 : tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %0, %1 : tensor<1024x1024xf32>, tensor<128x128xf32>
 }

@@ -106,13 +106,14 @@ func.func @widened(%x: tensor<128x512xf32>, %panels: tensor<4x512x32xbf16>, %acc
 
 // Two contractions of the same rows by two weights in panels, combined by
 // one element-wise op (silu(x gate) * (x up)): the same cache tiles compute
-// both, each with its loop over panels. The first's accumulator is a
-// temporary of the tile's largest size (132 x 64, sliced to the tile's
-// rows), made in the tile, that stays in cache; the second accumulates into
-// the result's tile, which the epilogue then updates in place.
+// both, each with its loop over panels. Each accumulates into a temporary
+// of the tile's largest size (132 x 64, sliced to the tile's rows), made in
+// the tile, that stays in cache; the epilogue reads both and writes the
+// result's tile.
 // CHECK-LABEL: func.func @gated(
 // CHECK-SAME: %[[X:[^:]*]]: tensor<?x64xf32>, %[[G:[^:]*]]: tensor<8x64x16xf32>, %[[U:[^:]*]]: tensor<8x64x16xf32>
 // CHECK: scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (%{{.*}}, 128) step (132, 64) shared_outs(%[[O:.*]] = %{{.*}})
+// CHECK:   %[[GTMP:.*]] = tensor.empty() : tensor<132x64xf32>
 // CHECK:   %[[TMP:.*]] = tensor.empty() : tensor<132x64xf32>
 // CHECK:   %[[ROWS:.*]] = affine.min
 // CHECK:   %[[UP:.*]] = tensor.extract_slice %[[U]][%{{.*}}, 0, 0] [4, 64, 16]
@@ -122,10 +123,11 @@ func.func @widened(%x: tensor<128x512xf32>, %panels: tensor<4x512x32xbf16>, %acc
 // CHECK:     linalg.contract {{.*}} {transformer.contraction = "mnk_panel"}
 // CHECK:   %[[GATE:.*]] = tensor.extract_slice %[[G]][%{{.*}}, 0, 0] [4, 64, 16]
 // CHECK:   %[[TILE:.*]] = tensor.extract_slice %[[O]][%[[I]], %[[J]]] [%[[ROWS]], 64] [1, 1]
-// CHECK:   %[[ZERO2:.*]] = linalg.generic {{.*}} outs(%[[TILE]] : tensor<?x64xf32>)
+// CHECK:   %[[GACC:.*]] = tensor.extract_slice %[[GTMP]][0, 0] [%[[ROWS]], 64] [1, 1]
+// CHECK:   %[[ZERO2:.*]] = linalg.generic {{.*}} outs(%[[GACC]] : tensor<?x64xf32>)
 // CHECK:   %[[G1:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO2]])
 // CHECK:     linalg.contract {{.*}} {transformer.contraction = "mnk_panel"}
-// CHECK:   %[[P:.*]] = linalg.generic {{.*}} ins(%[[U1]] : tensor<?x64xf32>) outs(%[[G1]] : tensor<?x64xf32>)
+// CHECK:   %[[P:.*]] = linalg.generic {{.*}} ins(%[[G1]], %[[U1]] : tensor<?x64xf32>, tensor<?x64xf32>) outs(%[[TILE]] : tensor<?x64xf32>)
 // CHECK:     math.exp
 // CHECK:   tensor.parallel_insert_slice %[[P]] into %[[O]][%[[I]], %[[J]]] [%[[ROWS]], 64]
 #pa = affine_map<(d0, d1, d2) -> (d0, d2)>

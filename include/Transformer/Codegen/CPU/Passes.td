@@ -482,8 +482,19 @@ def TransformerCPUFuseEpiloguesPass
     broadcast of `transformer.linear`), with
     `scf::tileConsumerAndFuseProducersUsingSCF`. A consumer that reads the
     result and ignores its own init is first rewritten to update the result
-    in place, so that the epilogue writes the contraction's tile and needs no
-    buffer of its own.
+    in place, so that the epilogue needs no buffer of its own.
+
+    In `scf.forall` tiles (not batched), a contraction whose accumulator
+    starts as such a fill of the result's slice accumulates into a
+    temporary of the tile's largest size instead, made at the start of the
+    tile (sliced to the tile where its size is dynamic), and the tile's last
+    op writes the result's slice once: the last epilogue op reads the
+    accumulator as an input, and a tile without an epilogue gets a copy
+    (tagged `"epilogue"`). The result's slice is memory the call has not
+    touched yet, with rows a whole result row apart: the fill and every k
+    block's loads and stores of the register tiles waited on its lines.
+    The temporary is contiguous and, made again by the thread's next tile,
+    still in L2.
 
     The cache tile is the target's (`transformer.target`,
     `CPUTarget::contractionCacheTile`) unless `cache-tile-m`/`cache-tile-n`
@@ -503,7 +514,7 @@ def TransformerCPUFuseEpiloguesPass
     from blocks into panels per k block (so that
     `transformer-cpu-panel-contractions` gives each its own loops): its
     accumulator becomes a temporary of the tile's largest size made in the
-    tile, which stays in cache, instead of a whole result written to memory
+    tile, like the main one's, instead of a whole result written to memory
     and read back by the epilogue.
 
     The tiled contraction is tagged `"mnk_tile"` / `"bmnk_tile"` (the CPU
@@ -519,9 +530,13 @@ def TransformerCPUFuseEpiloguesPass
     %g = linalg.generic ins(%c) outs(%empty) { gelu }
     // After
     %r = scf.forall (%i, %j) ... shared_outs(%o = %empty) {
-      %b = linalg.generic ... {transformer.contraction = "epilogue"}  // bias
+      %acc = tensor.empty() : tensor<128x256xf32>
+      %os = tensor.extract_slice %o[%i, %j] [128, 256] [1, 1]
+      %b = linalg.generic ... {transformer.contraction = "epilogue"}
+          outs(%acc)                                            // bias
       %t = linalg.contract ... {transformer.contraction = "mnk_tile"} outs(%b)
-      %g = linalg.generic ... {transformer.contraction = "epilogue"} outs(%t)
+      %g = linalg.generic ... {transformer.contraction = "epilogue"}
+          ins(%t) outs(%os)                                     // GELU
       scf.forall.in_parallel { tensor.parallel_insert_slice %g into %o ... }
     }
     ```

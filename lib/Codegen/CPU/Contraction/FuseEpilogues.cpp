@@ -15,6 +15,7 @@
 #include "Elementwise.h"
 #include "Panels.h"
 #include "QuantizedBlocks.h"
+#include "TileAccumulators.h"
 #include "TileTemporaries.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -249,20 +250,6 @@ SmallVector<Operation *> getInitProducers(linalg::LinalgOp op) {
     init = producer.getDpsInits()[0];
   }
   return producers;
-}
-
-/// The constant upper bounds of `sizes` (a slice's, in a tile of a loop).
-FailureOr<SmallVector<int64_t>> getUpperBounds(ArrayRef<OpFoldResult> sizes) {
-  SmallVector<int64_t> bounds;
-  for (OpFoldResult size : sizes) {
-    FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
-        presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(size),
-        /*stopCondition=*/nullptr, /*closedUB=*/true);
-    if (failed(bound))
-      return failure();
-    bounds.push_back(*bound);
-  }
-  return bounds;
 }
 
 /// Returns the op of `ops` tagged `tag`, if any.
@@ -582,43 +569,6 @@ linalg::LinalgOp getSibling(linalg::LinalgOp contraction,
   return {};
 }
 
-/// Gives the tiled sibling contraction (marked kSiblingAttrName: the mark
-/// is removed) in the cache tiles' `loop` an accumulator of its own: its
-/// producer's (the zero fill's) init, a slice of a whole-result
-/// tensor.empty, becomes a tensor.empty of the tile's largest size made at
-/// the start of the tile's loop body (sliced to the tile's size where that
-/// is dynamic), which stays in cache.
-void giveSiblingTileTemporary(RewriterBase &rewriter, linalg::LinalgOp sibling,
-                              Operation *loop) {
-  sibling->removeAttr(kSiblingAttrName);
-  auto producer = sibling.getDpsInits()[0].getDefiningOp<linalg::LinalgOp>();
-  if (!producer || !isElementwiseOnTensors(producer))
-    return;
-  OpOperand &init = *producer.getDpsInitOperand(0);
-  auto slice = init.get().getDefiningOp<tensor::ExtractSliceOp>();
-  if (!slice || !slice.getSource().getDefiningOp<tensor::EmptyOp>())
-    return;
-  SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
-  FailureOr<SmallVector<int64_t>> bounds = getUpperBounds(sizes);
-  if (failed(bounds))
-    return;
-  Location loc = producer.getLoc();
-  rewriter.setInsertionPointToStart(&loop->getRegion(0).front());
-  Value buffer = tensor::EmptyOp::create(rewriter, loc, *bounds,
-                                         slice.getType().getElementType());
-  if (!slice.getType().hasStaticShape()) {
-    rewriter.setInsertionPoint(producer);
-    buffer = tensor::ExtractSliceOp::create(
-        rewriter, loc, slice.getType(), buffer,
-        SmallVector<OpFoldResult>(sizes.size(), rewriter.getIndexAttr(0)),
-        sizes,
-        SmallVector<OpFoldResult>(sizes.size(), rewriter.getIndexAttr(1)));
-  }
-  Value old = init.get();
-  rewriter.modifyOpInPlace(producer, [&] { init.set(buffer); });
-  eraseUnusedSlices(rewriter, old);
-}
-
 struct FuseEpiloguesPass
     : public transformer::impl::TransformerCPUFuseEpiloguesPassBase<
           FuseEpiloguesPass> {
@@ -641,6 +591,7 @@ struct FuseEpiloguesPass
     blockK = cache.k;
     threads = target.threads;
     lanes = target.f32Lanes();
+    l2Bytes = target.l2Bytes;
     for (linalg::LinalgOp op : contractions)
       if (!fusedSiblings.contains(op))
         fuse(rewriter, op);
@@ -653,10 +604,26 @@ struct FuseEpiloguesPass
   unsigned threads = 1;
   /// The target's f32 lanes (the dequantization's transposed tiles).
   int64_t lanes = 16;
+  /// The target's L2 (per core): results beyond it accumulate in tile
+  /// temporaries.
+  uint64_t l2Bytes = 0;
   /// The target's register tile, of which cache tiles are multiples.
   RegisterTile registerTile;
   /// Contractions fused into another's cache tiles as its sibling (erased).
   llvm::SmallPtrSet<Operation *, 4> fusedSiblings;
+
+  /// Whether a result of `type` can be larger than the L2, where a cache
+  /// tile's slice of it is out of cache when the tile starts (see
+  /// accumulateInTileTemporary): a dynamic size counts as large (a prompt's
+  /// tokens); a result that fits may still be in cache from its last use,
+  /// and would only gain a copy.
+  bool exceedsL2(ShapedType type) const {
+    if (!type.hasStaticShape())
+      return true;
+    uint64_t bytes = type.getNumElements() *
+                     std::max<uint64_t>(1, type.getElementTypeBitWidth() / 8);
+    return bytes > l2Bytes;
+  }
 
   void fuse(RewriterBase &rewriter, linalg::LinalgOp contraction) {
     StringAttr tag =
@@ -821,9 +788,23 @@ struct FuseEpiloguesPass
       else if (opTag && opTag.getValue() == (tag.getValue() + "_tile").str())
         mainTile = op;
     }
-    if (siblingTile)
+    if (siblingTile) {
+      siblingTile->removeAttr(kSiblingAttrName);
       giveSiblingTileTemporary(rewriter, cast<linalg::LinalgOp>(siblingTile),
                                fused->loops.front());
+    }
+    // The tile's last op: the one whose result the loop inserts.
+    if (auto forall =
+            dyn_cast<scf::ForallOp>(fused->loops.front().getOperation());
+        forall && mainTile && !batched && exceedsL2(resultType)) {
+      Operation *rootTile = nullptr;
+      for (Operation &op : forall.getTerminator().getYieldingOps())
+        if (auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(op))
+          rootTile = insert.getSource().getDefiningOp();
+      if (rootTile)
+        accumulateInTileTemporary(rewriter, cast<linalg::LinalgOp>(mainTile),
+                                  rootTile, forall);
+    }
     if (fusedTranspose)
       blockTransposeAlongK(rewriter, *fused, (tag.getValue() + "_tile").str(),
                            transposeTileTag.getValue(), blockK);
