@@ -16,6 +16,7 @@
 #include "Panels.h"
 #include "QuantizedBlocks.h"
 #include "TileAccumulators.h"
+#include "TileSizes.h"
 #include "TileTemporaries.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -133,11 +134,8 @@ int64_t getDividingTile(int64_t size, int64_t tile, int64_t multiple) {
     return size;
   if (ShapedType::isDynamic(size) || size % tile == 0)
     return tile;
-  for (int64_t t = tile - tile % multiple; t >= tile / 2 && t > 0;
-       t -= multiple)
-    if (size % t == 0)
-      return t;
-  return tile;
+  int64_t dividing = getDividingSize(size, tile, multiple);
+  return dividing ? dividing : tile;
 }
 
 /// A slice of B transposed per cache tile is transposed once per tile along
@@ -321,6 +319,16 @@ void blockTransposeAlongK(RewriterBase &rewriter,
   }
 }
 
+/// The k block in which dequantizePerKBlock writes a B of `depth` rows (a
+/// multiple of the quantization block) in panels: the depth itself up to
+/// the target's `blockK`, else a block that divides it (every block the
+/// same static size, as the panel contractions need; getDividingSize); 0
+/// when none does, and such a K keeps the k x n buffer and its rest block.
+int64_t getQuantizedKBlock(int64_t depth, int64_t blockK) {
+  return depth <= blockK ? depth
+                         : getDividingSize(depth, blockK, kQuantBlockSize);
+}
+
 /// Whether dequantizePerKBlock writes the k blocks of `op`'s dequantized B in
 /// panels in every cache tile of `tileN` columns (`op` untiled: every tile
 /// is whole).
@@ -338,11 +346,7 @@ bool dequantizesInPanels(linalg::LinalgOp op, int64_t tileN, int64_t blockK,
       AffineMap::get(3, 0, {getAffineDimExpr(2, ctx), getAffineDimExpr(1, ctx)},
                      ctx))
     return false;
-  int64_t depth = ranges[2];
-  int64_t block = blockK - blockK % kQuantBlockSize;
-  while (depth % block != 0)
-    block -= kQuantBlockSize;
-  return 2 * block >= blockK || block == depth;
+  return getQuantizedKBlock(ranges[2], blockK) > 0;
 }
 
 /// In a cache tile whose contraction reads a slice of a dequantized B (the
@@ -401,15 +405,7 @@ bool dequantizePerKBlock(RewriterBase &rewriter, Operation *tile,
                   contraction.getIndexingMapsArray()[1] ==
                       AffineMap::get(3, 0, {dk, dn}, ctx);
   if (inPanels) {
-    // A k block that divides K: every block the same static size, as the
-    // panel contractions need.
-    int64_t block = blockK - blockK % kQuantBlockSize;
-    while (depth % block != 0)
-      block -= kQuantBlockSize;
-    // A block under half the target's would load and store the
-    // accumulators more than twice as often: such a K keeps the k x n
-    // buffer and its rest block.
-    if (2 * block >= blockK || block == depth)
+    if (int64_t block = getQuantizedKBlock(depth, blockK))
       blockK = block;
     else
       inPanels = false;

@@ -12,6 +12,7 @@
 
 #include "DotKernel.h"
 #include "Panels.h"
+#include "TileSizes.h"
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -110,14 +111,10 @@ Value widenPanel(OpBuilder &b, Location loc, Value panel, Value into,
 /// register tiles would be a second copy of every variant: compile time
 /// and code size for no speed); `blockK` itself when none does.
 int64_t getDividingBlock(int64_t depth, int64_t blockK) {
-  constexpr int64_t kStep = 8;
   if (depth % blockK == 0)
     return blockK;
-  for (int64_t block = blockK - blockK % kStep; 2 * block >= blockK;
-       block -= kStep)
-    if (depth % block == 0)
-      return block;
-  return blockK;
+  int64_t block = getDividingSize(depth, blockK, /*multiple=*/8);
+  return block ? block : blockK;
 }
 
 /// Computes the cache tile `op` (of `width`-column panels `b`) block by
