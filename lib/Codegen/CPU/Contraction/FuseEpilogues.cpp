@@ -797,9 +797,13 @@ struct FuseEpiloguesPass
       for (Operation &op : forall.getTerminator().getYieldingOps())
         if (auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(op))
           rootTile = insert.getSource().getDefiningOp();
+      // The list of the tile's ops must not keep a replaced root.
       if (rootTile)
-        accumulateInTileTemporary(rewriter, cast<linalg::LinalgOp>(mainTile),
-                                  rootTile, forall);
+        if (Operation *replacement = accumulateInTileTemporary(
+                rewriter, cast<linalg::LinalgOp>(mainTile), rootTile, forall)) {
+          fused->tiledAndFusedOps.remove(rootTile);
+          fused->tiledAndFusedOps.insert(replacement);
+        }
     }
     if (fusedTranspose)
       blockTransposeAlongK(rewriter, *fused, (tag.getValue() + "_tile").str(),

@@ -82,8 +82,9 @@ linalg::LinalgOp getFillOfSlice(linalg::LinalgOp tile) {
 
 /// `root` (an element-wise generic whose init is the accumulator it updates
 /// in place) rewritten to read the accumulator as its first input and write
-/// `output`.
-void writeInto(RewriterBase &rewriter, linalg::GenericOp root, Value output) {
+/// `output`: the new generic, which replaces `root`.
+Operation *writeInto(RewriterBase &rewriter, linalg::GenericOp root,
+                     Value output) {
   Block *body = root.getBody();
   OpOperand *acc = root.getDpsInitOperand(0);
   SmallVector<Value> inputs{acc->get()};
@@ -112,6 +113,7 @@ void writeInto(RewriterBase &rewriter, linalg::GenericOp root, Value output) {
       });
   updated->setDiscardableAttrs(root->getDiscardableAttrDictionary());
   rewriter.replaceOp(root, updated->getResults());
+  return updated;
 }
 
 /// A copy of `value` into `output` after `after`, tagged as an epilogue
@@ -150,23 +152,23 @@ void mlir::transformer::giveSiblingTileTemporary(RewriterBase &rewriter,
     eraseUnusedSlices(rewriter, old);
 }
 
-void mlir::transformer::accumulateInTileTemporary(RewriterBase &rewriter,
-                                                  linalg::LinalgOp tile,
-                                                  Operation *root,
-                                                  scf::ForallOp loop) {
+Operation *mlir::transformer::accumulateInTileTemporary(RewriterBase &rewriter,
+                                                        linalg::LinalgOp tile,
+                                                        Operation *root,
+                                                        scf::ForallOp loop) {
   linalg::LinalgOp fill = getFillOfSlice(tile);
   if (!fill || !loop->isProperAncestor(fill))
-    return;
+    return nullptr;
   auto slice = fill.getDpsInits()[0].getDefiningOp<tensor::ExtractSliceOp>();
   // The result's slice: the fill then writes the temporary, and `root`
   // the slice.
   auto source = dyn_cast<BlockArgument>(slice.getSource());
   if (!source || !llvm::is_contained(loop.getRegionIterArgs(), source))
-    return;
+    return nullptr;
   auto rootOp = dyn_cast<linalg::LinalgOp>(root);
   if (!rootOp || rootOp->getNumResults() != 1 ||
       rootOp->getResult(0).getType() != slice.getType())
-    return;
+    return nullptr;
   auto generic = dyn_cast<linalg::GenericOp>(root);
   // The root writes the accumulator in place when its init is the tile's
   // result or that of an element-wise op updating it; a root with an init
@@ -184,12 +186,12 @@ void mlir::transformer::accumulateInTileTemporary(RewriterBase &rewriter,
   }
   if (!inPlace || (root != tile.getOperation() &&
                    (!generic || !isElementwiseOnTensors(generic))))
-    return;
+    return nullptr;
   Value output = replaceInitByTemporary(rewriter, fill, slice, loop);
   if (!output)
-    return;
-  if (root == tile.getOperation())
-    copyInto(rewriter, tile->getResult(0), output, tile);
-  else
-    writeInto(rewriter, generic, output);
+    return nullptr;
+  if (root != tile.getOperation())
+    return writeInto(rewriter, generic, output);
+  copyInto(rewriter, tile->getResult(0), output, tile);
+  return nullptr;
 }

@@ -36,9 +36,11 @@ void giveSiblingTileTemporary(RewriterBase &rewriter, linalg::LinalgOp sibling,
 /// the accumulator in place reads it as an input instead, and a tile
 /// without an epilogue gets a copy. Only where the accumulator starts as a
 /// fill (an element-wise op that does not read its init) of the result's
-/// slice; else nothing changes.
-void accumulateInTileTemporary(RewriterBase &rewriter, linalg::LinalgOp tile,
-                               Operation *root, scf::ForallOp loop);
+/// slice; else nothing changes. Returns the op that replaced `root` (which
+/// is then erased), or null when `root` was kept.
+Operation *accumulateInTileTemporary(RewriterBase &rewriter,
+                                     linalg::LinalgOp tile, Operation *root,
+                                     scf::ForallOp loop);
 
 } // namespace mlir::transformer
 
