@@ -2,31 +2,45 @@
 // k block is 256 (a 256 x 16 panel of B in two thirds of its 32 KiB L1).
 // RUN: transformer-opt %s --transformer-cpu-select-target=cpu=haswell --transformer-cpu-codegen --split-input-file | FileCheck %s
 
-// K = 896 is 3 x 256 + 128, but 7 x 128: the k block is halved, so that no
+// K = 896 is 3 x 256 + 128, but 4 x 224: the k block is the largest
+// multiple of 8 down to half the target's that divides K, so that no
 // remainder block (a second copy of every register tile) is made. The
-// register tiles' k loops run 128 steps, 4 per iteration (24 FMAs of the 6
+// register tiles' k loops run 224 steps, 4 per iteration (24 FMAs of the 6
 // x 16 tile).
-// CHECK-LABEL: func.func @halved
-// CHECK:         scf.for {{.*}} = %c0 to %c896 step %c128
-// CHECK:           scf.for {{.*}} = %c0 to %c128 step %c4 iter_args({{.*}}) -> (vector<6x16xf32>)
+// CHECK-LABEL: func.func @dividing
+// CHECK:         scf.for {{.*}} = %c0 to %c896 step %c224
+// CHECK:           scf.for {{.*}} = %c0 to %c224 step %c4 iter_args({{.*}}) -> (vector<6x16xf32>)
 // CHECK-COUNT-24:    vector.fma {{.*}} : vector<16xf32>
 // CHECK-NOT:       step %c256
 // CHECK-NOT:     transformer.unroll_k
-func.func @halved(%a: memref<96x896xf32>, %b: memref<896x64xf32>, %c: memref<96x64xf32>) {
+func.func @dividing(%a: memref<96x896xf32>, %b: memref<896x64xf32>, %c: memref<96x64xf32>) {
   linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : memref<96x896xf32>, memref<896x64xf32>) outs(%c : memref<96x64xf32>)
   return
 }
 
 // -----
 
-// K = 1000 divides by neither 256 nor 128: the target's k block stays, and
-// the remainder block of 232 steps is unrolled too (4 divides it).
+// K = 1000 is 5 x 200.
+// CHECK-LABEL: func.func @five_blocks
+// CHECK:         scf.for {{.*}} = %c0 to %c1000 step %c200
+// CHECK:           scf.for {{.*}} = %c0 to %c200 step %c4 iter_args({{.*}}) -> (vector<6x16xf32>)
+// CHECK-NOT:       step %c256
+func.func @five_blocks(%a: memref<96x1000xf32>, %b: memref<1000x64xf32>, %c: memref<96x64xf32>) {
+  linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : memref<96x1000xf32>, memref<1000x64xf32>) outs(%c : memref<96x64xf32>)
+  return
+}
+
+// -----
+
+// K = 1004 (4 x 251) has no multiple of 8 from 256 down to 128 that divides
+// it: the target's k block stays, and the remainder block of 236 steps is
+// unrolled too (4 divides it).
 // CHECK-LABEL: func.func @kept
 // CHECK:         scf.for {{.*}} step %c256
 // CHECK:           scf.for {{.*}} = %c0 to %c256 step %c4 iter_args({{.*}}) -> (vector<6x16xf32>)
-// CHECK:           scf.for {{.*}} = %c0 to %c232 step %c4 iter_args({{.*}}) -> (vector<6x16xf32>)
-func.func @kept(%a: memref<96x1000xf32>, %b: memref<1000x64xf32>, %c: memref<96x64xf32>) {
-  linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : memref<96x1000xf32>, memref<1000x64xf32>) outs(%c : memref<96x64xf32>)
+// CHECK:           scf.for {{.*}} = %c0 to %c236 step %c4 iter_args({{.*}}) -> (vector<6x16xf32>)
+func.func @kept(%a: memref<96x1004xf32>, %b: memref<1004x64xf32>, %c: memref<96x64xf32>) {
+  linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : memref<96x1004xf32>, memref<1004x64xf32>) outs(%c : memref<96x64xf32>)
   return
 }
 

@@ -291,10 +291,12 @@ def TransformerCPUCodegenPass
     `populateMathPolynomialApproximationPatterns`), vectorized like the rest
     rather than libm calls per lane.
 
-    The schedule's k block (its fifth parameter) is the target's, or half
-    of it where that leaves fewer of the module's contractions of static
-    depth with a remainder block (K = 896 is 3 x 256 + 128 but 7 x 128): a
-    remainder block is a second copy of every register-tile variant.
+    The schedule's k block (its fifth parameter) is, of the multiples of 8
+    from the target's down to its half, the largest of those that leave
+    the fewest of the module's contractions of static depth with a
+    remainder block (K = 896 is 3 x 256 + 128 but 4 x 224; K = 1000 is
+    5 x 200): a remainder block is a second copy of every register-tile
+    variant.
 
     The k loops that the schedule tagged `transformer.unroll_k` (the
     built-in one tags its register tiles' loops along k) are unrolled by 4

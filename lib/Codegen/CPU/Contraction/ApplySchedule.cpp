@@ -48,28 +48,42 @@ namespace {
 constexpr llvm::StringLiteral kUnrollKAttrName = "transformer.unroll_k";
 constexpr int64_t kKUnrollFactor = 4;
 
-/// The k block the schedule tiles the module's contractions by: the
-/// target's, or half of it where that leaves fewer contractions of static
-/// depth with a remainder block (Qwen2's 896 = 3 x 256 + 128 is 7 x 128). A
-/// remainder block is a second copy of every register-tile variant of the
-/// cache tile: compile time, for no speed.
+/// The k block the schedule tiles the module's contractions by: of the
+/// multiples of 8 from the target's down to its half, the one that leaves
+/// the fewest of the module's contractions of static depth with a
+/// remainder block, the largest of those (K = 896 is 3 x 256 + 128 but
+/// 4 x 224; K = 1000, 5 x 200). A remainder block is a second copy of
+/// every register-tile variant of the cache tile: compile time, for no
+/// speed.
 int64_t chooseKBlock(ModuleOp module, int64_t targetK) {
-  int64_t half = targetK / 2;
-  if (half < kKUnrollFactor)
-    return targetK;
-  int64_t remaindersFull = 0, remaindersHalf = 0;
+  SmallVector<int64_t> depths;
   module.walk([&](linalg::LinalgOp op) {
     auto tag = op->getAttrOfType<StringAttr>(kContractionAttrName);
     if (!tag || !llvm::is_contained({"mnk", "bmnk", "mnk_tile", "bmnk_tile"},
                                     tag.getValue()))
       return;
     int64_t depth = op.getStaticLoopRanges().back();
-    if (ShapedType::isDynamic(depth) || depth <= half)
-      return;
-    remaindersFull += depth % targetK != 0;
-    remaindersHalf += depth % half != 0;
+    if (!ShapedType::isDynamic(depth))
+      depths.push_back(depth);
   });
-  return remaindersHalf < remaindersFull ? half : targetK;
+  auto countRemainders = [&](int64_t block) {
+    return llvm::count_if(depths, [&](int64_t depth) {
+      return depth > block && depth % block != 0;
+    });
+  };
+  int64_t best = targetK;
+  int64_t fewest = countRemainders(targetK);
+  constexpr int64_t kStep = 8;
+  for (int64_t block = targetK - targetK % kStep;
+       fewest > 0 && 2 * block >= targetK && block >= kKUnrollFactor;
+       block -= kStep) {
+    int64_t remainders = countRemainders(block);
+    if (remainders < fewest) {
+      best = block;
+      fewest = remainders;
+    }
+  }
+  return best;
 }
 
 /// Unrolls by 4 the k loops tagged `transformer.unroll_k` that run a
