@@ -1,14 +1,16 @@
 //===- Elementwise.h - Element-wise ops around a contraction ----*- C++ -*-===//
 //
 // What the contraction passes (prepare-contractions, fuse-epilogues) accept
-// as an element-wise producer or consumer of a contraction's accumulator.
+// as an element-wise producer or consumer of a contraction's accumulator,
+// and how they rewrite one.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TRANSFORMER_LIB_CODEGEN_CPU_ELEMENTWISE_H
 #define TRANSFORMER_LIB_CODEGEN_CPU_ELEMENTWISE_H
 
-#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
 
 namespace mlir::transformer {
 
@@ -22,6 +24,16 @@ inline bool isElementwiseOnTensors(Operation *op) {
          linalgOp.getMatchingIndexingMap(linalgOp.getDpsInitOperand(0))
              .isIdentity();
 }
+
+/// Replaces the element-wise generic `op` by one with the operands `inputs`
+/// and `init` (indexing maps `maps`, the init's last) and `op`'s body, its
+/// block argument i standing for the new one `argumentOf[i]` (one entry per
+/// argument of `op`'s body). Passes use it to move the accumulator between
+/// an op's inputs and its init. Returns the new generic.
+linalg::GenericOp rebuildElementwise(RewriterBase &rewriter,
+                                     linalg::GenericOp op, ValueRange inputs,
+                                     Value init, ArrayRef<AffineMap> maps,
+                                     ArrayRef<unsigned> argumentOf);
 
 } // namespace mlir::transformer
 

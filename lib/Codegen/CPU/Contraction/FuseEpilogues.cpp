@@ -24,7 +24,6 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
@@ -187,36 +186,24 @@ linalg::GenericOp updateInPlace(RewriterBase &rewriter, linalg::GenericOp op,
       use = input;
   if (!use)
     return op;
-  unsigned index = use->getOperandNumber();
+  // The inputs but `use`, in order; `use`'s argument and the unused init's
+  // stand for the new init.
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
+  SmallVector<unsigned> argumentOf;
+  unsigned numInputs = op.getNumDpsInputs() - 1;
   for (OpOperand *input : op.getDpsInputOperands()) {
-    if (input == use)
+    if (input == use) {
+      argumentOf.push_back(numInputs);
       continue;
+    }
+    argumentOf.push_back(inputs.size());
     inputs.push_back(input->get());
     maps.push_back(op.getMatchingIndexingMap(input));
   }
   maps.push_back(op.getMatchingIndexingMap(op.getDpsInitOperand(0)));
-  rewriter.setInsertionPoint(op);
-  auto updated = linalg::GenericOp::create(
-      rewriter, op.getLoc(), op.getResultTypes(), inputs, ValueRange{value},
-      maps, op.getIteratorTypesArray(),
-      [&](OpBuilder &b, Location loc, ValueRange args) {
-        IRMapping mapping;
-        unsigned next = 0;
-        for (unsigned i = 0, e = op.getNumDpsInputs(); i < e; ++i)
-          mapping.map(body->getArgument(i),
-                      i == index ? args.back() : args[next++]);
-        for (Operation &nested : body->without_terminator())
-          b.clone(nested, mapping);
-        SmallVector<Value> yielded;
-        for (Value v : body->getTerminator()->getOperands())
-          yielded.push_back(mapping.lookupOrDefault(v));
-        linalg::YieldOp::create(b, loc, yielded);
-      });
-  updated->setDiscardableAttrs(op->getDiscardableAttrDictionary());
-  rewriter.replaceOp(op, updated->getResults());
-  return updated;
+  argumentOf.push_back(numInputs);
+  return rebuildElementwise(rewriter, op, inputs, value, maps, argumentOf);
 }
 
 /// Replaces `tensor.dim` of `op`'s results by `tensor.dim` of their inits

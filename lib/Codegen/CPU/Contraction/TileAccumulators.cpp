@@ -18,7 +18,6 @@
 #include "Transformer/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 using namespace mlir;
@@ -85,35 +84,19 @@ linalg::LinalgOp getFillOfSlice(linalg::LinalgOp tile) {
 /// `output`: the new generic, which replaces `root`.
 Operation *writeInto(RewriterBase &rewriter, linalg::GenericOp root,
                      Value output) {
-  Block *body = root.getBody();
   OpOperand *acc = root.getDpsInitOperand(0);
   SmallVector<Value> inputs{acc->get()};
   SmallVector<AffineMap> maps{root.getMatchingIndexingMap(acc)};
+  // Input i moves to i + 1; the init's argument becomes input 0.
+  SmallVector<unsigned> argumentOf;
   for (OpOperand *input : root.getDpsInputOperands()) {
     inputs.push_back(input->get());
     maps.push_back(root.getMatchingIndexingMap(input));
+    argumentOf.push_back(inputs.size() - 1);
   }
   maps.push_back(root.getMatchingIndexingMap(acc));
-  unsigned numInputs = root.getNumDpsInputs();
-  rewriter.setInsertionPoint(root);
-  auto updated = linalg::GenericOp::create(
-      rewriter, root.getLoc(), root.getResultTypes(), inputs,
-      ValueRange{output}, maps, root.getIteratorTypesArray(),
-      [&](OpBuilder &b, Location loc, ValueRange args) {
-        IRMapping mapping;
-        for (unsigned i = 0; i < numInputs; ++i)
-          mapping.map(body->getArgument(i), args[i + 1]);
-        mapping.map(body->getArgument(numInputs), args[0]);
-        for (Operation &nested : body->without_terminator())
-          b.clone(nested, mapping);
-        SmallVector<Value> yielded;
-        for (Value value : body->getTerminator()->getOperands())
-          yielded.push_back(mapping.lookupOrDefault(value));
-        linalg::YieldOp::create(b, loc, yielded);
-      });
-  updated->setDiscardableAttrs(root->getDiscardableAttrDictionary());
-  rewriter.replaceOp(root, updated->getResults());
-  return updated;
+  argumentOf.push_back(0);
+  return rebuildElementwise(rewriter, root, inputs, output, maps, argumentOf);
 }
 
 /// A copy of `value` into `output` after `after`, tagged as an epilogue
