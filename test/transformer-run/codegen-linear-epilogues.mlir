@@ -25,6 +25,7 @@
 // CHECK: PASS @linear_erf_gelu: result[0] 20x40
 // CHECK: PASS @linear_gelu: result[0] 128x300
 // CHECK: PASS @linear_large_gelu: result[0] 610x1024
+// CHECK: PASS @linear_large_odd_gelu: result[0] 610x1000
 // CHECK: PASS @linear_odd: result[0] 37x53
 // CHECK: PASS @linear_residual_scale: result[0] 37x53
 // CHECK: PASS @linear_shared_result: result[0] 37x53
@@ -138,6 +139,19 @@ func.func @linear_large_gelu(%x: tensor<610x72xf32>, %w: tensor<1024x72xf32>, %b
   %0 = transformer.linear %x, %w, %b : tensor<610x72xf32>, tensor<1024x72xf32>, tensor<1024xf32> -> tensor<610x1024xf32>
   %1 = transformer.gelu %0 : tensor<610x1024xf32> -> tensor<610x1024xf32>
   return %1 : tensor<610x1024xf32>
+}
+
+// An odd n (1000) and a result larger than the L2: n is padded to the
+// register tile, the bias broadcast made at the padded size and the GELU
+// computed before the result's slice, all in the cache tiles (and their
+// temporaries); partial last tiles along m and n.
+// PY: def case_linear_large_odd_gelu(rng):
+// PY:     x, w, b = rng.standard_normal((610, 72), np.float32), rng.standard_normal((1000, 72), np.float32), rng.standard_normal((1000,), np.float32)
+// PY:     return [x, w, b], [ref.gelu_tanh(ref.linear(x, w, b))]
+func.func @linear_large_odd_gelu(%x: tensor<610x72xf32>, %w: tensor<1000x72xf32>, %b: tensor<1000xf32>) -> tensor<610x1000xf32> {
+  %0 = transformer.linear %x, %w, %b : tensor<610x72xf32>, tensor<1000x72xf32>, tensor<1000xf32> -> tensor<610x1000xf32>
+  %1 = transformer.gelu %0 : tensor<610x1000xf32> -> tensor<610x1000xf32>
+  return %1 : tensor<610x1000xf32>
 }
 
 // PY: def case_linear_odd(rng):

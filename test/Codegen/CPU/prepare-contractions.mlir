@@ -417,20 +417,21 @@ func.func @tiles_f16(%a: tensor<64x32xf32>, %b: tensor<70x32xf16>, %c: tensor<64
 
 // -----
 
-// A zero accumulator padded with zeros is filled at the padded size: no
-// fill of its own size copied into a padded buffer (three passes over
-// memory before the contraction). B, a function argument, is still padded.
-// Another fill value, or a fill the function also returns, keeps its pad.
+// An accumulator made by a fill (of any value: the padding reaches only the
+// columns that are sliced off) is filled at the padded size: no fill of its
+// own size copied into a padded buffer (three passes over memory before the
+// contraction). B, a function argument, is still padded. A fill the
+// function also returns keeps its pad.
 // CHECK-LABEL: func.func @padded_fill
 // CHECK-SAME:    %{{[a-z0-9]+}}: tensor<16x8xf32>, %[[B:[a-z0-9]+]]: tensor<8x40xf32>
-// CHECK:         %[[BP:.*]] = tensor.pad %[[B]] low[0, 0] high[0, 24]
 // CHECK:         %[[E:.*]] = tensor.empty() : tensor<16x64xf32>
 // CHECK:         %[[F:.*]] = linalg.generic {{.*}} outs(%[[E]] : tensor<16x64xf32>)
+// CHECK:         %[[BP:.*]] = tensor.pad %[[B]] low[0, 0] high[0, 24]
 // CHECK:         linalg.matmul {transformer.contraction = "mnk"} ins(%{{.*}}, %[[BP]] : tensor<16x8xf32>, tensor<8x64xf32>) outs(%[[F]] : tensor<16x64xf32>)
 // CHECK:         %[[G:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<16x64xf32>)
 // CHECK:         linalg.matmul {transformer.contraction = "mnk"} ins(%{{.*}}, %{{.*}} : tensor<16x8xf32>, tensor<8x64xf32>) outs(%[[G]] : tensor<16x64xf32>)
-// CHECK:         %[[ONE:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<16x40xf32>)
-// CHECK:         tensor.pad %[[ONE]] low[0, 0] high[0, 24]
+// CHECK:         %[[ONE:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<16x64xf32>)
+// CHECK:         linalg.matmul {transformer.contraction = "mnk"} ins(%{{.*}}, %{{.*}} : tensor<16x8xf32>, tensor<8x64xf32>) outs(%[[ONE]] : tensor<16x64xf32>)
 // CHECK:         %[[KEPT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<16x40xf32>)
 // CHECK:         tensor.pad %[[KEPT]] low[0, 0] high[0, 24]
 func.func @padded_fill(%a: tensor<16x8xf32>, %b: tensor<8x40xf32>)
@@ -450,6 +451,49 @@ func.func @padded_fill(%a: tensor<16x8xf32>, %b: tensor<8x40xf32>)
   %f3 = linalg.fill ins(%zero : f32) outs(%e : tensor<16x40xf32>) -> tensor<16x40xf32>
   %3 = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x40xf32>) outs(%f3 : tensor<16x40xf32>) -> tensor<16x40xf32>
   return %0, %1, %2, %3, %f3 : tensor<16x40xf32>, tensor<16x40xf32>, tensor<16x40xf32>, tensor<16x40xf32>, tensor<16x40xf32>
+}
+
+// -----
+
+// A padded linear's bias broadcast is computed at the padded size (the bias
+// padded, 40 -> 64), and the element-wise ops after the product (GELU's
+// tanh, a second bias) move before the result's slice, so that all of them
+// fuse into the contraction's cache tiles; the residual add, which would
+// need its [16, 40] operand padded, stays after the slice.
+// CHECK-LABEL: func.func @padded_epilogues
+// CHECK-SAME:    %{{[a-z0-9]+}}: tensor<16x8xf32>, %{{[a-z0-9]+}}: tensor<8x40xf32>, %[[BIAS:[a-z0-9]+]]: tensor<40xf32>, %[[RES:[a-z0-9]+]]: tensor<16x40xf32>
+// CHECK:         %[[BIASP:.*]] = tensor.pad %[[BIAS]] low[0] high[24]
+// CHECK:         %[[ACC:.*]] = linalg.generic {{.*}} ins(%[[BIASP]] : tensor<64xf32>) outs(%{{.*}} : tensor<16x64xf32>)
+// CHECK:         %[[R:.*]] = linalg.matmul {transformer.contraction = "mnk"} {{.*}} outs(%[[ACC]] : tensor<16x64xf32>)
+// CHECK:         %[[T:.*]] = linalg.generic {{.*}} ins(%[[R]] : tensor<16x64xf32>) outs(%{{.*}} : tensor<16x64xf32>)
+// CHECK:           math.tanh
+// CHECK:         %[[BIAS2P:.*]] = tensor.pad %[[BIAS]] low[0] high[24]
+// CHECK:         %[[A:.*]] = linalg.generic {{.*}} ins(%[[T]], %[[BIAS2P]] : tensor<16x64xf32>, tensor<64xf32>) outs(%{{.*}} : tensor<16x64xf32>)
+// CHECK:         %[[S:.*]] = tensor.extract_slice %[[A]][0, 0] [16, 40] [1, 1]
+// CHECK:         linalg.generic {{.*}} ins(%[[S]], %[[RES]] : tensor<16x40xf32>, tensor<16x40xf32>)
+func.func @padded_epilogues(%a: tensor<16x8xf32>, %b: tensor<8x40xf32>, %bias: tensor<40xf32>, %res: tensor<16x40xf32>) -> tensor<16x40xf32> {
+  %e = tensor.empty() : tensor<16x40xf32>
+  %acc = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%bias : tensor<40xf32>) outs(%e : tensor<16x40xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<16x40xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x40xf32>) outs(%acc : tensor<16x40xf32>) -> tensor<16x40xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<16x40xf32>) outs(%e : tensor<16x40xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %t = math.tanh %in : f32
+    linalg.yield %t : f32
+  } -> tensor<16x40xf32>
+  %2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%1, %bias : tensor<16x40xf32>, tensor<40xf32>) outs(%e : tensor<16x40xf32>) {
+  ^bb0(%in: f32, %b0: f32, %out: f32):
+    %s = arith.addf %in, %b0 : f32
+    linalg.yield %s : f32
+  } -> tensor<16x40xf32>
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%2, %res : tensor<16x40xf32>, tensor<16x40xf32>) outs(%e : tensor<16x40xf32>) {
+  ^bb0(%in: f32, %r: f32, %out: f32):
+    %s = arith.addf %in, %r : f32
+    linalg.yield %s : f32
+  } -> tensor<16x40xf32>
+  return %3 : tensor<16x40xf32>
 }
 
 // -----

@@ -248,7 +248,15 @@ def TransformerCPUPrepareContractionsPass
     tile's n (32 with AVX-512, `linalg::rewriteAsPaddedOp`); m is not: the
     schedule runs the rows past the last multiple of the register tile's m
     (8 with AVX-512, 6 with AVX2) as 1 x n tiles, where a pad would copy A
-    and keep the epilogue out of the cache tiles. A padded result that the program casts to an unranked tensor (to
+    and keep the epilogue out of the cache tiles. An accumulator made by an
+    element-wise op that does not read its init (a zero fill, a linear's
+    bias broadcast), and used by nothing else, is made at the padded size
+    (a bias padded along n) instead of padded, and the element-wise ops
+    that read the padded result's slice alone (GELU, a bias added after the
+    product; other operands indexed by fewer loops than the result) move
+    before the slice: both then fuse into the contraction's cache tiles.
+    What the padding columns hold does not matter, as they are sliced off.
+    A padded result that the program casts to an unranked tensor (to
     print it with `printMemrefF32`) is copied to a dense tensor first
     (`bufferization.alloc_tensor ... copy(...)`), so the callee sees the
     strides of the unpadded result.

@@ -107,61 +107,142 @@ void densifyUnrankedCasts(IRRewriter &rewriter, ValueRange slices) {
     }
 }
 
-/// The value a fill writes into every element, or null: linalg.fill, a
-/// generic that fills with its scalar input, or one with no input that
-/// yields a value defined outside it (as transformer.matmul's lowering
-/// makes its zero accumulator).
-Value getFillValue(Operation *op) {
-  if (auto fill = dyn_cast_or_null<linalg::FillOp>(op))
-    return fill.value();
-  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
-  if (!generic)
-    return {};
-  if (std::optional<Value> value = linalg::isaFillOpInterface(generic))
-    return *value;
-  if (generic.getNumDpsInputs() != 0 || !generic.isAllParallelLoops() ||
-      !generic.isSingleYieldOp())
-    return {};
-  Value yielded = generic.getBody()->getTerminator()->getOperand(0);
-  // Region::isAncestor counts the region itself.
-  if (generic.getRegion().isAncestor(yielded.getParentRegion()))
-    return {};
-  return yielded;
+/// The padded shape of `op`'s loops when its result (indexed by the
+/// identity) is padded to `padded`: each input's type at that size, or
+/// failure where an input would need padding in a dynamic dimension.
+/// Returns the inputs, padded with zeros where they are indexed by a padded
+/// loop; `slice` (a slice of a padded value), if given, stands for its
+/// source.
+FailureOr<SmallVector<Value>> padInputs(RewriterBase &rewriter,
+                                        linalg::LinalgOp op,
+                                        ArrayRef<int64_t> padded,
+                                        tensor::ExtractSliceOp slice) {
+  SmallVector<Value> inputs;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (slice && input->get() == slice.getResult()) {
+      inputs.push_back(slice.getSource());
+      continue;
+    }
+    auto type = dyn_cast<RankedTensorType>(input->get().getType());
+    if (!type) {
+      inputs.push_back(input->get()); // A scalar (linalg.fill's value).
+      continue;
+    }
+    AffineMap map = op.getMatchingIndexingMap(input);
+    SmallVector<int64_t> shape(type.getShape());
+    bool needed = false;
+    for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
+      auto loop = dyn_cast<AffineDimExpr>(expr);
+      if (!loop)
+        return failure();
+      int64_t size = padded[loop.getPosition()];
+      if (size == shape[dim])
+        continue;
+      if (ShapedType::isDynamic(size) || ShapedType::isDynamic(shape[dim]))
+        return failure();
+      shape[dim] = size;
+      needed = true;
+    }
+    if (!needed) {
+      inputs.push_back(input->get());
+      continue;
+    }
+    Location loc = op.getLoc();
+    Value zero = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getZeroAttr(type.getElementType()));
+    inputs.push_back(tensor::createPadHighOp(type.clone(shape), input->get(),
+                                             zero, /*nofold=*/false, loc,
+                                             rewriter));
+  }
+  return inputs;
 }
 
-/// A pad of a fill with the fill's own value (the zero accumulator of a
-/// matmul, padded with zeros) becomes the same fill of the padded shape:
-/// else the unpadded fill runs as a kernel of its own, and the pad copies
-/// its result into a second buffer that it first fills with zeros, three
-/// passes over memory before the contraction starts, where the padded fill
-/// fuses into the contraction's cache tiles like an unpadded one.
-void fillPaddedFill(IRRewriter &rewriter, tensor::PadOp pad) {
-  Operation *producer = pad.getSource().getDefiningOp();
-  Value fillValue = getFillValue(producer);
-  Value padValue = pad.getConstantPaddingValue();
-  Attribute fillConstant, padConstant;
-  if (!fillValue || !padValue || !pad.getResultType().hasStaticShape() ||
-      !producer->hasOneUse() || producer->getNumResults() != 1 ||
-      !matchPattern(fillValue, m_Constant(&fillConstant)) ||
-      !matchPattern(padValue, m_Constant(&padConstant)) ||
-      fillConstant != padConstant)
+/// `op` (element-wise, one result) computed at the size of `like` (its
+/// result padded): the same op on inputs padded where they need it (`slice`
+/// read as its padded source), into a
+/// tensor.empty of that size. Returns the new op, or null (nothing built)
+/// when an input would need padding in a dynamic dimension.
+linalg::LinalgOp buildPaddedElementwise(RewriterBase &rewriter,
+                                        linalg::LinalgOp op, Value like,
+                                        tensor::ExtractSliceOp slice = {}) {
+  auto type = cast<RankedTensorType>(like.getType());
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  FailureOr<SmallVector<Value>> inputs =
+      padInputs(rewriter, op, type.getShape(), slice);
+  if (failed(inputs))
+    return {};
+  Value empty = tensor::EmptyOp::create(
+      rewriter, op.getLoc(), tensor::getMixedSizes(rewriter, op.getLoc(), like),
+      type.getElementType());
+  IRMapping mapping;
+  for (auto [operand, input] : llvm::zip(op.getDpsInputs(), *inputs))
+    mapping.map(operand, input);
+  mapping.map(op.getDpsInits()[0], empty);
+  Operation *padded = rewriter.clone(*op, mapping);
+  padded->getResult(0).setType(type);
+  return cast<linalg::LinalgOp>(padded);
+}
+
+/// Whether `op` is element-wise and writes its result without reading its
+/// init: a fill, a bias broadcast, GELU of its input.
+bool isElementwiseIgnoringInit(linalg::LinalgOp op) {
+  return isElementwiseOnTensors(op) &&
+         !op.payloadUsesValueFromOperand(op.getDpsInitOperand(0));
+}
+
+/// A pad of the accumulator (`pad`, the padded contraction's init) made by
+/// an element-wise op that does not read its init (the zero fill of a
+/// matmul, a linear's bias broadcast) and that nothing else uses: that op
+/// computes the padded accumulator itself, its inputs padded where a padded
+/// loop indexes them (a bias by n). Else the op runs as a kernel of its
+/// own, and the pad copies its result into a second buffer that it first
+/// fills, three passes over C before the contraction starts, where the
+/// padded op fuses into the contraction's cache tiles like an unpadded one.
+/// What the padding holds does not matter: it reaches only the padded
+/// columns of the result, which are sliced off.
+void padAccumulatorProducer(IRRewriter &rewriter, tensor::PadOp pad) {
+  auto producer = pad.getSource().getDefiningOp<linalg::LinalgOp>();
+  if (!producer || !producer->hasOneUse() ||
+      !isElementwiseIgnoringInit(producer))
     return;
-  auto linalgOp = cast<linalg::LinalgOp>(producer);
-  if (linalgOp.getNumDpsInits() != 1 ||
-      !linalgOp.getMatchingIndexingMap(linalgOp.getDpsInitOperand(0))
-           .isIdentity())
+  linalg::LinalgOp padded =
+      buildPaddedElementwise(rewriter, producer, pad.getResult());
+  if (!padded)
     return;
-  rewriter.setInsertionPoint(pad);
-  Value empty = tensor::EmptyOp::create(rewriter, pad.getLoc(),
-                                        pad.getResultType().getShape(),
-                                        pad.getResultType().getElementType());
-  Operation *padded = rewriter.clone(*producer);
-  rewriter.modifyOpInPlace(padded, [&] {
-    cast<linalg::LinalgOp>(padded).getDpsInitsMutable()[0].set(empty);
-    padded->getResult(0).setType(pad.getResultType());
-  });
   rewriter.replaceOp(pad, padded->getResults());
   rewriter.eraseOp(producer);
+}
+
+/// Moves the slice of a padded result (`slice`) past the element-wise ops
+/// that read it alone (GELU, a bias added after the product; inputs that
+/// need padding must be small: indexed by fewer loops than the result):
+/// they compute at the padded size, in the contraction's cache tiles,
+/// instead of as a kernel of their own over the slice.
+void sinkResultSlice(IRRewriter &rewriter, tensor::ExtractSliceOp slice) {
+  while (slice->hasOneUse()) {
+    auto consumer = dyn_cast<linalg::LinalgOp>(*slice->user_begin());
+    if (!consumer || !isElementwiseIgnoringInit(consumer))
+      return;
+    int64_t rank = slice.getType().getRank();
+    for (OpOperand *input : consumer.getDpsInputOperands())
+      if (input->get() != slice.getResult() &&
+          consumer.getMatchingIndexingMap(input).getNumResults() >= rank)
+        return;
+    linalg::LinalgOp padded =
+        buildPaddedElementwise(rewriter, consumer, slice.getSource(), slice);
+    if (!padded)
+      return;
+    rewriter.setInsertionPointAfter(padded);
+    auto sunk = tensor::ExtractSliceOp::create(
+        rewriter, slice.getLoc(),
+        cast<RankedTensorType>(consumer->getResult(0).getType()),
+        padded->getResult(0), slice.getMixedOffsets(), slice.getMixedSizes(),
+        slice.getMixedStrides());
+    rewriter.replaceOp(consumer, sunk.getResult());
+    rewriter.eraseOp(slice);
+    slice = sunk;
+  }
 }
 
 /// Pads the loops of a tagged contraction with zeros up to multiples of the
@@ -203,15 +284,20 @@ linalg::LinalgOp padToRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp op,
     return succeeded(bound) && *bound == 0;
   };
   rewriter.replaceOp(op, padded->replacements);
+  Value init =
+      padded->paddedOp->getOperand(padded->paddedOp->getNumOperands() - 1);
   for (tensor::PadOp pad : padded->padOps) {
     if (pad.getSourceType() == pad.getResultType() &&
         llvm::all_of(pad.getMixedLowPad(), isZero) &&
         llvm::all_of(pad.getMixedHighPad(), isZero))
       rewriter.replaceOp(pad, pad.getSource());
-    else
-      fillPaddedFill(rewriter, pad);
+    else if (pad.getResult() == init)
+      padAccumulatorProducer(rewriter, pad);
   }
   densifyUnrankedCasts(rewriter, padded->replacements);
+  for (Value replacement : padded->replacements)
+    if (auto slice = replacement.getDefiningOp<tensor::ExtractSliceOp>())
+      sinkResultSlice(rewriter, slice);
   return cast<linalg::LinalgOp>(padded->paddedOp.getOperation());
 }
 
