@@ -107,31 +107,27 @@ void densifyUnrankedCasts(IRRewriter &rewriter, ValueRange slices) {
     }
 }
 
-/// The padded shape of `op`'s loops when its result (indexed by the
-/// identity) is padded to `padded`: each input's type at that size, or
-/// failure where an input would need padding in a dynamic dimension.
-/// Returns the inputs, padded with zeros where they are indexed by a padded
-/// loop; `slice` (a slice of a padded value), if given, stands for its
-/// source.
+/// `op`'s inputs for computing its result at the (padded) shape `padded`
+/// (`op` indexes its result by the identity): each input padded with zeros
+/// where a padded loop indexes it, and `slice` (a slice of a padded value),
+/// if given, replaced by its source. Failure where an input would need
+/// padding in a dynamic dimension.
 FailureOr<SmallVector<Value>> padInputs(RewriterBase &rewriter,
                                         linalg::LinalgOp op,
                                         ArrayRef<int64_t> padded,
                                         tensor::ExtractSliceOp slice) {
-  SmallVector<Value> inputs;
+  // Each input's padded shape (empty: used as it is), all known before any
+  // pad is made.
+  SmallVector<SmallVector<int64_t>> shapes;
   for (OpOperand *input : op.getDpsInputOperands()) {
-    if (slice && input->get() == slice.getResult()) {
-      inputs.push_back(slice.getSource());
-      continue;
-    }
     auto type = dyn_cast<RankedTensorType>(input->get().getType());
-    if (!type) {
-      inputs.push_back(input->get()); // A scalar (linalg.fill's value).
+    shapes.emplace_back();
+    if (!type || (slice && input->get() == slice.getResult()))
       continue;
-    }
-    AffineMap map = op.getMatchingIndexingMap(input);
     SmallVector<int64_t> shape(type.getShape());
     bool needed = false;
-    for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
+    for (auto [dim, expr] :
+         llvm::enumerate(op.getMatchingIndexingMap(input).getResults())) {
       auto loop = dyn_cast<AffineDimExpr>(expr);
       if (!loop)
         return failure();
@@ -143,25 +139,32 @@ FailureOr<SmallVector<Value>> padInputs(RewriterBase &rewriter,
       shape[dim] = size;
       needed = true;
     }
-    if (!needed) {
-      inputs.push_back(input->get());
+    if (needed)
+      shapes.back() = shape;
+  }
+  SmallVector<Value> inputs;
+  for (auto [input, shape] : llvm::zip(op.getDpsInputs(), shapes)) {
+    if (slice && input == slice.getResult()) {
+      inputs.push_back(slice.getSource());
       continue;
     }
+    if (shape.empty()) {
+      inputs.push_back(input); // Also a scalar (linalg.fill's value).
+      continue;
+    }
+    auto type = cast<RankedTensorType>(input.getType());
     Location loc = op.getLoc();
     Value zero = arith::ConstantOp::create(
         rewriter, loc, rewriter.getZeroAttr(type.getElementType()));
-    inputs.push_back(tensor::createPadHighOp(type.clone(shape), input->get(),
-                                             zero, /*nofold=*/false, loc,
-                                             rewriter));
+    inputs.push_back(tensor::createPadHighOp(type.clone(shape), input, zero,
+                                             /*nofold=*/false, loc, rewriter));
   }
   return inputs;
 }
 
 /// `op` (element-wise, one result) computed at the size of `like` (its
-/// result padded): the same op on inputs padded where they need it (`slice`
-/// read as its padded source), into a
-/// tensor.empty of that size. Returns the new op, or null (nothing built)
-/// when an input would need padding in a dynamic dimension.
+/// result padded), on the inputs of padInputs, into a tensor.empty of that
+/// size. Returns the new op, or null (nothing built) where padInputs fails.
 linalg::LinalgOp buildPaddedElementwise(RewriterBase &rewriter,
                                         linalg::LinalgOp op, Value like,
                                         tensor::ExtractSliceOp slice = {}) {
@@ -202,9 +205,11 @@ bool isElementwiseIgnoringInit(linalg::LinalgOp op) {
 /// What the padding holds does not matter: it reaches only the padded
 /// columns of the result, which are sliced off.
 void padAccumulatorProducer(IRRewriter &rewriter, tensor::PadOp pad) {
+  // A dynamic padded shape would be read from the pad itself.
   auto producer = pad.getSource().getDefiningOp<linalg::LinalgOp>();
   if (!producer || !producer->hasOneUse() ||
-      !isElementwiseIgnoringInit(producer))
+      !isElementwiseIgnoringInit(producer) ||
+      !pad.getResultType().hasStaticShape())
     return;
   linalg::LinalgOp padded =
       buildPaddedElementwise(rewriter, producer, pad.getResult());
@@ -285,7 +290,7 @@ linalg::LinalgOp padToRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp op,
   };
   rewriter.replaceOp(op, padded->replacements);
   Value init =
-      padded->paddedOp->getOperand(padded->paddedOp->getNumOperands() - 1);
+      cast<linalg::LinalgOp>(padded->paddedOp.getOperation()).getDpsInits()[0];
   for (tensor::PadOp pad : padded->padOps) {
     if (pad.getSourceType() == pad.getResultType() &&
         llvm::all_of(pad.getMixedLowPad(), isZero) &&
