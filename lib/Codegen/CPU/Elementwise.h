@@ -25,6 +25,15 @@ inline bool isElementwiseOnTensors(Operation *op) {
              .isIdentity();
 }
 
+/// Whether `op` is element-wise and writes its result without reading its
+/// init: a fill, a bias broadcast, GELU of its input.
+inline bool isElementwiseIgnoringInit(Operation *op) {
+  if (!isElementwiseOnTensors(op))
+    return false;
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  return !linalgOp.payloadUsesValueFromOperand(linalgOp.getDpsInitOperand(0));
+}
+
 /// Replaces the element-wise generic `op` by one with the operands `inputs`
 /// and `init` (indexing maps `maps`, the init's last) and `op`'s body, its
 /// block argument i standing for the new one `argumentOf[i]` (one entry per

@@ -176,8 +176,7 @@ bool hasVectorLowering(linalg::LinalgOp op) {
 /// buffer of its own. Returns the op to continue with.
 linalg::GenericOp updateInPlace(RewriterBase &rewriter, linalg::GenericOp op,
                                 Value value) {
-  Block *body = op.getBody();
-  if (!body->getArguments().back().use_empty() ||
+  if (op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)) ||
       op.getDpsInits()[0].getType() != value.getType())
     return op;
   OpOperand *use = nullptr;

@@ -187,13 +187,6 @@ linalg::LinalgOp buildPaddedElementwise(RewriterBase &rewriter,
   return cast<linalg::LinalgOp>(padded);
 }
 
-/// Whether `op` is element-wise and writes its result without reading its
-/// init: a fill, a bias broadcast, GELU of its input.
-bool isElementwiseIgnoringInit(linalg::LinalgOp op) {
-  return isElementwiseOnTensors(op) &&
-         !op.payloadUsesValueFromOperand(op.getDpsInitOperand(0));
-}
-
 /// A pad of the accumulator (`pad`, the padded contraction's init) made by
 /// an element-wise op that does not read its init (the zero fill of a
 /// matmul, a linear's bias broadcast) and that nothing else uses: that op

@@ -72,8 +72,7 @@ Value replaceInitByTemporary(RewriterBase &rewriter, linalg::LinalgOp fill,
 /// inputs (a zero fill, a broadcast bias), writing a slice; else null.
 linalg::LinalgOp getFillOfSlice(linalg::LinalgOp tile) {
   auto fill = tile.getDpsInits()[0].getDefiningOp<linalg::LinalgOp>();
-  if (!fill || !isElementwiseOnTensors(fill) || fill.getNumDpsInits() != 1 ||
-      fill.payloadUsesValueFromOperand(fill.getDpsInitOperand(0)) ||
+  if (!fill || !isElementwiseIgnoringInit(fill) ||
       !fill.getDpsInits()[0].getDefiningOp<tensor::ExtractSliceOp>())
     return {};
   return fill;
