@@ -21,7 +21,9 @@
 //                   block into [MC/8][KC][8], then sweep all of N panel by
 //                   panel, register tiles down the block, C loaded/stored
 //                   per k block (packing timed); packa: ours, with A's
-//                   MC x KC block packed per (cache tile, k block).
+//                   MC x KC block packed per (cache tile, k block);
+//   NOPACK=1        with ORDER=blis: A read in place instead of packed
+//                   (the order's share of the gain without the packing's).
 //   CPF=1           every register tile prefetches the next one's C tile
 //                   into L1 (the default with ORDER=blis);
 //   CHECK=1         fill with exact values, compare with a reference.
@@ -159,7 +161,8 @@ int main(int argc, char **argv) {
   int repetitions = argc > 4 ? atoi(argv[4]) : 10;
   int mc = env("MC", 256), nc = env("NC", 256), kc = env("KC", 256);
   int temporary = env("TEMPORARY", 0), reuseB = env("REUSE_B", 0),
-      reuseC = env("REUSE_C", 0), check = env("CHECK", 0);
+      reuseC = env("REUSE_C", 0), check = env("CHECK", 0),
+      noPack = env("NOPACK", 0);
   int cpf; // CPF=1: every register tile prefetches the next one's C into L1
 
   const char *order = getenv("ORDER") ? getenv("ORDER") : "ours";
@@ -192,7 +195,8 @@ int main(int argc, char **argv) {
         for (int m0 = 0; m0 < m; m0 += mc) {
           int mb = m - m0 < mc ? m - m0 : mc;
           int lines = (size * NR * 4 / 64 + mb / MR - 1) / (mb / MR);
-          packA(mb, size, a + (size_t)m0 * k + k0, k, apack);
+          if (!noPack)
+            packA(mb, size, a + (size_t)m0 * k + k0, k, apack);
           for (int j = 0; j < n; j += NR) {
             const float *panel = b + (size_t)j * k + (size_t)k0 * NR;
             const float *next =
@@ -203,9 +207,14 @@ int main(int argc, char **argv) {
               const float *cnext =
                   i + MR < mb ? ct + (size_t)MR * n
                               : c + (size_t)m0 * n + (j + NR < n ? j + NR : 0);
-              packedTile(size, apack + (size_t)i * size, panel, ct, n,
-                         (const char *)next + (size_t)(i / MR) * lines * 64,
-                         lines, k0 == 0, cnext);
+              const char *pf =
+                  (const char *)next + (size_t)(i / MR) * lines * 64;
+              if (noPack)
+                tileGeneric(size, a + (size_t)(m0 + i) * k + k0, k, 1, panel,
+                            ct, n, pf, lines, k0 == 0, cnext);
+              else
+                packedTile(size, apack + (size_t)i * size, panel, ct, n, pf,
+                           lines, k0 == 0, cnext);
             }
           }
         }

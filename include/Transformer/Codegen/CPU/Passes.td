@@ -509,9 +509,10 @@ def TransformerCPUFuseEpiloguesPass
     The cache tile is the target's (`transformer.target`,
     `CPUTarget::contractionCacheTile`) unless `cache-tile-m`/`cache-tile-n`
     name one. The cache tiles are balanced over the target's threads: while
-    the number of a result's tiles is not a multiple of the threads and
-    below 8 per thread, the n tile is halved (down to 64), so that each
-    tile still reads (or transposes) its slice of B once; if the columns
+    the last round of a result's tiles would leave more than 3% of the
+    threads' time idle (19 tiles on two threads: 5%), the n tile is halved
+    (down to 64), so that each tile still reads (or transposes) its slice
+    of B once; if the columns
     cannot be split and the count is below 4 per thread, the m tile is
     halved (down to 32). One thread needs no balancing. A contraction of
     static sizes with fewer than 2^20 flops is tiled with `scf.for` instead

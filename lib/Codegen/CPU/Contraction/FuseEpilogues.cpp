@@ -39,23 +39,30 @@ using namespace mlir::transformer;
 
 namespace {
 
+/// The most of the threads' time that the last round of cache tiles may
+/// leave idle (count tiles on t threads: 1 - count / (t * ceil(count / t))).
+constexpr double kMaxIdleShare = 0.03;
+
 /// The cache tile (m, n) for a result of `shape`: `tileM` x `tileN`, made
 /// smaller while the number of tiles is not a multiple of `threads`, so
 /// that the threads share them evenly (with two threads, 3 tiles of 128 x
 /// 256 for a 128 x 768 result would leave one thread idle a third of the
 /// time; 9 for 128 x 2304, a ninth). One thread needs no balancing.
-/// - First the columns, halved down to 64 while there are fewer than 8
-///   tiles per thread: each tile still reads its slice of B (or, for a
-///   linear, transposes it) once, which halving the rows would do twice
-///   (bench/HISTORY.md has the measurements).
+/// - First the columns, halved down to 64 while the last round would leave
+///   more than kMaxIdleShare of the threads' time idle: each tile still
+///   reads its slice of B (or, for a linear, transposes it) once, which
+///   halving the rows would do twice (bench/HISTORY.md has the
+///   measurements). 19 tiles on two threads (Qwen2's 4864-column gated MLP
+///   at up to 256 tokens) idle one of them for a twentieth of the time;
+///   38 of half the width share evenly.
 /// - Then, if the count is still not a multiple and below 4 tiles per
 ///   thread (too few columns to split), the rows, halved down to 32.
 /// A tile is halved only into a multiple of the register tile `registers`.
 /// A dynamic number of rows (GPT-2's prefill: tokens) counts as one row of
 /// tiles, so its column tiles are balanced; a dynamic number of columns or
 /// batches is left alone. With a count that halving cannot make a multiple
-/// (3 threads), the tiles still get smaller until each thread has 8 or 4:
-/// the idle share of the last round shrinks with their size.
+/// (3 threads), the columns still get narrower until the idle share is
+/// small enough (or the tile 64 wide), the rows until each thread has 4.
 std::pair<int64_t, int64_t> getBalancedCacheTile(ArrayRef<int64_t> shape,
                                                  int64_t tileM, int64_t tileN,
                                                  RegisterTile registers,
@@ -81,7 +88,13 @@ std::pair<int64_t, int64_t> getBalancedCacheTile(ArrayRef<int64_t> shape,
     int64_t count = tiles(tileM, tileN);
     return count % threads != 0 && count < tilesPerThread * threads;
   };
-  while (tileN > 64 && halves(tileN, registers.n) && n > tileN / 2 && uneven(8))
+  auto idleShare = [&]() {
+    int64_t count = tiles(tileM, tileN);
+    int64_t slots = llvm::divideCeil(count, threads) * threads;
+    return 1.0 - static_cast<double>(count) / static_cast<double>(slots);
+  };
+  while (tileN > 64 && halves(tileN, registers.n) && n > tileN / 2 &&
+         idleShare() > kMaxIdleShare)
     tileN /= 2;
   // A dynamic m: halving the rows once doubles the row tiles of any m that
   // is a multiple of them.
