@@ -44,6 +44,15 @@ def baseline_env(threads):
     return env
 
 
+def target_vector_bits(tool, flags):
+    """The vector width transformer-run builds for with `flags` (512, 256
+    or 128), from --print-target; None when it does not say."""
+    out = subprocess.run([tool] + flags + ["--print-target"],
+                         capture_output=True, text=True).stdout
+    match = re.search(r"vector registers:\s*\d+ x (\d+) bits", out)
+    return int(match.group(1)) if match else None
+
+
 def common_env(env):
     # Keep freed memory in the process (no page faults on every call) and
     # let idle OpenMP threads sleep (the machine is shared).
@@ -211,7 +220,12 @@ def main():
     print("measuring the FMA peak ...", file=sys.stderr, flush=True)
     cores = os.cpu_count() or 1
     peaks = peak.measure_all(tool, common_env(dict(os.environ)), cores)
+    flags = args.flags.split()
+    # The peak of the vectors our code is built for (an AVX2 target on an
+    # AVX-512 machine, --target-features=-avx512f, is measured against ymm).
     width = "zmm" if peaks["zmm"][0] else "ymm"
+    if target_vector_bits(tool, flags) == 256 and peaks["ymm"][0]:
+        width = "ymm"
     peak_per_core, peak_all_cores = peaks[width]
     if not peak_per_core:
         sys.exit("Error: the FMA peak probe failed to compile or run")
@@ -234,7 +248,6 @@ def main():
     with open(os.path.join(workdir, "index.json"), "w") as f:
         json.dump(index, f)
 
-    flags = args.flags.split()
     ours_threads = [int(t) for t in args.ours_threads.split(",") if t]
     # Per round: every baseline, then ours at every thread count.
     # baseline_rounds[key]: one result per round; ours_rounds[t][name] too.

@@ -15,6 +15,10 @@
 // RUN:   print(w['name'], len(w['ours']['rounds_ms']), len(w['baselines']['numpy-1t']['rounds_ms']), w['ours']['spread'] >= 1)" \
 // RUN:   | FileCheck %s --check-prefix=ROUNDS
 // RUN: not %python %src_root/bench/bench.py --rounds 0 --build %obj_root 2>&1 | FileCheck %s --check-prefix=BAD-ROUNDS
+// Code built for AVX2 (on any x86 host) is measured against the ymm peak.
+// RUN: %python %src_root/bench/bench.py --quick --baselines numpy --threads 1 \
+// RUN:   --ours-threads 1 --only add --flags=--target-features=-avx512f \
+// RUN:   --build %obj_root 2>%t.avx2.log | FileCheck %s --check-prefix=AVX2
 
 // CHECK: | workload | ours-1t ms | GFLOP/s | % peak | GB/s | ours-2t ms | ours-2t GFLOP/s | ours-1t median/min | ours-2t median/min | numpy-1t ms | ours/numpy-1t | compile ms | max err |
 // CHECK: | matmul 64^3 | {{[0-9.]+}} | {{[0-9.]+}} | {{[0-9]+}}% | {{[0-9.]+}} | {{[0-9.]+}} | {{[0-9.]+}} | {{[0-9.]+}} | {{[0-9.]+}} |
@@ -31,3 +35,4 @@
 // JSON: 9 True
 // ROUNDS: add 8x32 2 2 True
 // BAD-ROUNDS: Error: --rounds must be at least 1, got 0
+// AVX2: ours-Nt: transformer-run --target-features=-avx512f --threads=N; % peak of the ymm peak

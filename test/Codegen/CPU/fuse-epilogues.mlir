@@ -212,6 +212,21 @@ func.func @tall_tiles(%a: tensor<2064x64xf32>, %b: tensor<64x1024xf32>, %c: tens
 
 // -----
 
+// No multiple of haswell's 6 register rows divides 1040: tiles of 258 rows
+// would leave a last one of 8 (a fifth of the work missing from one
+// thread's share); 4 of 210 and one of 200 are about equal. The columns
+// divide (208).
+// CHECK-LABEL: func.func @even_row_tiles
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (1040, 1040) step (210, 208)
+// ONE-LABEL:     func.func @even_row_tiles
+// ONE:           scf.forall ({{.*}}) = (0, 0) to (1040, 1040) step (210, 208)
+func.func @even_row_tiles(%a: tensor<1040x64xf32>, %b: tensor<64x1040xf32>, %c: tensor<1040x1040xf32>) -> tensor<1040x1040xf32> {
+  %0 = linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : tensor<1040x64xf32>, tensor<64x1040xf32>) outs(%c : tensor<1040x1040xf32>) -> tensor<1040x1040xf32>
+  return %0 : tensor<1040x1040xf32>
+}
+
+// -----
+
 // Too few columns to split (64: one tile), 3 tiles along m (396 rows, 3 x
 // 132): the m tile is halved instead (6 tiles of 66 x 64).
 // CHECK-LABEL: func.func @balanced_rows

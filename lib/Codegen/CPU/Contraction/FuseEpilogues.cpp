@@ -134,13 +134,13 @@ int64_t getRowsForThreads(ArrayRef<int64_t> shape, int64_t tileM, int64_t tileN,
 }
 
 /// The largest multiple of `multiple` from `tile` down to `tile` / 2 that
-/// divides a static `size`, or `tile` when none does (or the size is
-/// dynamic, or `tile` already divides it); a static size up to `tile`
-/// itself. A cache tile that divides the problem has a static size in every
-/// task: a remainder tile's dynamic size would make its packing copies
-/// masked and its register tiles' remainders scalar (N = 1040: tiles of 208
-/// rather than 4 of 256 and one of 16; M = 128 with 6-row register tiles:
-/// one tile of 128 rows, not of min(132, 128 - i)).
+/// divides a static `size` (or `tile` when the size is dynamic or `tile`
+/// divides it); a static size up to `tile` itself. A cache tile that
+/// divides the problem has a static size in every task: a remainder tile's
+/// dynamic size would make its packing copies masked and its register
+/// tiles' remainders scalar (N = 1040: tiles of 208 rather than 4 of 256
+/// and one of 16; M = 128 with 6-row register tiles: one tile of 128 rows,
+/// not of min(132, 128 - i)).
 int64_t getDividingTile(int64_t size, int64_t tile, int64_t multiple) {
   if (!ShapedType::isDynamic(size) && size <= tile)
     return size;
@@ -148,6 +148,23 @@ int64_t getDividingTile(int64_t size, int64_t tile, int64_t multiple) {
     return tile;
   int64_t dividing = getDividingSize(size, tile, multiple);
   return dividing ? dividing : tile;
+}
+
+/// getDividingTile for the rows; where no tile divides a static `size`,
+/// tiles of about equal size instead (the size over as many tiles as
+/// `tile` makes, rounded up to `multiple`): a last tile of a few rows is a
+/// task of almost no work that the threads' static split counts as a whole
+/// one (M = 1040 with 6-row register tiles: 4 tiles of 210 rows and one of
+/// 200, not 4 of 258 and one of 8, which left one of two threads a fifth
+/// of the work short). The columns keep their tile: a narrow last column
+/// of tiles is what the balancing halves the others into.
+int64_t getRowTile(int64_t size, int64_t tile, int64_t multiple) {
+  int64_t rows = getDividingTile(size, tile, multiple);
+  if (ShapedType::isDynamic(size) || size % rows == 0)
+    return rows;
+  int64_t count = llvm::divideCeil(size, rows);
+  int64_t even = llvm::alignTo(llvm::divideCeil(size, count), multiple);
+  return std::min(even, rows);
 }
 
 /// A slice of B transposed per cache tile is transposed once per tile along
@@ -705,7 +722,7 @@ struct FuseEpiloguesPass
     int64_t rows =
         getRowsForThreads(shape, tileM, tileN, registerTile, threads);
     auto [balancedM, balancedN] = getBalancedCacheTile(
-        shape, getDividingTile(shape[rank - 2], rows, registerTile.m),
+        shape, getRowTile(shape[rank - 2], rows, registerTile.m),
         getDividingTile(shape[rank - 1], tileN, registerTile.n), registerTile,
         threads);
     sizes.push_back(rewriter.getIndexAttr(balancedM));
