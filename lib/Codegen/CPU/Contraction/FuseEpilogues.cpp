@@ -206,7 +206,7 @@ bool hasVectorLowering(linalg::LinalgOp op) {
 /// buffer of its own. Returns the op to continue with.
 linalg::GenericOp updateInPlace(RewriterBase &rewriter, linalg::GenericOp op,
                                 Value value) {
-  if (op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)) ||
+  if (!isElementwiseIgnoringInit(op) ||
       op.getDpsInits()[0].getType() != value.getType())
     return op;
   OpOperand *use = nullptr;
