@@ -223,6 +223,29 @@ def group_matmul(rng):
                 cases.append(Case("transpose%d_%s" % (i, sfx), [(tx, x)], [(to, out)],
                                   "%%0 = transformer.transpose %%a0%s : %s -> %s\nreturn %%0 : %s"
                                   % (attr, tx, to, to)))
+    # Rows over more than one cache tile (258 with AVX-512): B is copied once
+    # per call into the register tiles' panels; n not a multiple of the
+    # panel width (a last panel completed with zeros), k not a multiple of
+    # 8 (smaller copy tasks), B transposed (k a multiple of the lanes or not).
+    for name, m, n, k, tbf in (("packed", 300, 64, 40, False),
+                               ("packed_partial", 300, 40, 20, False),
+                               ("packed_odd_k", 270, 33, 7, False),
+                               ("packed_tb", 300, 64, 48, True),
+                               ("packed_tb_partial", 300, 40, 32, True),
+                               ("packed_tb_odd_k", 300, 64, 20, True)):
+        a, bb = rand(rng, (m, k)), rand(rng, (n, k) if tbf else (k, n))
+        out = ref.matmul(a, bb, transpose_b=tbf)
+        ta, tbb, to = ttype(a.shape), ttype(bb.shape), ttype(out.shape)
+        attr = " {transpose_b}" if tbf else ""
+        cases.append(Case("matmul_" + name, [(ta, a), (tbb, bb)], [(to, out)],
+                          "%%0 = transformer.matmul %%a0, %%a1%s : %s, %s -> %s\nreturn %%0 : %s"
+                          % (attr, ta, tbb, to, to)))
+    x, w, bias = rand(rng, (300, 32)), rand(rng, (40, 32)), rand(rng, (40,))
+    out = ref.linear(x, w, bias)
+    tx, tw, tb, to = ttype(x.shape), ttype(w.shape), ttype(bias.shape), ttype(out.shape)
+    cases.append(Case("linear_packed", [(tx, x), (tw, w), (tb, bias)], [(to, out)],
+                      "%%0 = transformer.linear %%a0, %%a1, %%a2 : %s, %s, %s -> %s\nreturn %%0 : %s"
+                      % (tx, tw, tb, to, to)))
     return cases
 
 

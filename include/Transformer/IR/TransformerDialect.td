@@ -35,7 +35,7 @@ def Transformer_Dialect : Dialect {
     * `transformer.contraction` on a linalg op: the CPU schedule's tag, one
       of `mnk`, `bmnk`, `mnk_tile`, `bmnk_tile`, `mnk_panel`, `transpose`,
       `btranspose`, `transpose_tile`, `btranspose_tile`, `epilogue`,
-      `bepilogue` and `dequantize`.
+      `bepilogue`, `dequantize` and `panels`.
 
     A function argument may carry the unit attribute `transformer.constant`:
     the caller passes the same, unchanged data on every call (a model's

@@ -44,7 +44,7 @@ void TransformerDialect::initialize() {
 static constexpr llvm::StringLiteral kContractionTags[] = {
     "mnk",       "bmnk",       "mnk_tile",       "bmnk_tile",       "mnk_panel",
     "transpose", "btranspose", "transpose_tile", "btranspose_tile", "epilogue",
-    "bepilogue", "dequantize"};
+    "bepilogue", "dequantize", "panels"};
 
 LogicalResult TransformerDialect::verifyRegionArgAttribute(
     Operation *op, unsigned regionIndex, unsigned argIndex,

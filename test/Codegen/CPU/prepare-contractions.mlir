@@ -609,3 +609,78 @@ func.func @shared_branches(%x: tensor<?x64xf32>, %g: tensor<4x64x32xf32>, %u: te
   } -> tensor<?x128xf32>
   return %m, %gate : tensor<?x128xf32>, tensor<?x128xf32>
 }
+
+// -----
+
+// Rows over more than one cache tile (258 on skylake-avx512): B is copied
+// once per call into the register tiles' panels ([n / 32, k, 32]) by an
+// scf.forall of 8-row tasks, k blocks outer and panels inner, a kernel of
+// its own; the contraction reads the panels.
+// CHECK-DAG:   #[[$PANEL:.*]] = affine_map<(d0, d1, d2) -> (d1 floordiv 32, d2, d1 mod 32)>
+// CHECK-LABEL: func.func @pack_per_call
+// CHECK-SAME:    %[[A:[a-z0-9]+]]: tensor<300x16xf32>, %[[B:[a-z0-9]+]]: tensor<16x64xf32>
+// CHECK:         %[[INIT:.*]] = tensor.empty() : tensor<2x16x32xf32>
+// CHECK:         %[[P:.*]] = scf.forall (%[[KB:.*]], %[[PANEL:.*]]) in (2, 2) shared_outs(%[[OUT:.*]] = %[[INIT]])
+// CHECK:           %[[SRC:.*]] = tensor.extract_slice %[[B]][%{{.*}}, %{{.*}}] [8, 32] [1, 1]
+// CHECK:           %[[DST:.*]] = tensor.extract_slice %[[OUT]][%[[PANEL]], %{{.*}}, 0] [1, 8, 32] [1, 1, 1]
+// CHECK:           linalg.copy {transformer.contraction = "panels"} ins(%[[SRC]] : tensor<8x32xf32>) outs(%[[DST]] : tensor<8x32xf32>)
+// CHECK:           tensor.parallel_insert_slice
+// CHECK:         } {transformer.kernel_root}
+// CHECK:         linalg.generic {indexing_maps = [#{{.*}}, #[[$PANEL]], #{{.*}}]
+// CHECK-SAME:      ins(%[[A]], %[[P]] : tensor<300x16xf32>, tensor<2x16x32xf32>)
+// CHECK-SAME:      transformer.contraction = "mnk"
+// AVX2-LABEL:  func.func @pack_per_call
+// AVX2:          tensor.empty() : tensor<4x16x16xf32>
+// AVX2:          linalg.copy {transformer.contraction = "panels"} ins(%{{.*}} : tensor<8x16xf32>)
+func.func @pack_per_call(%a: tensor<300x16xf32>, %b: tensor<16x64xf32>, %c: tensor<300x64xf32>) -> tensor<300x64xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<300x16xf32>, tensor<16x64xf32>) outs(%c : tensor<300x64xf32>) -> tensor<300x64xf32>
+  return %0 : tensor<300x64xf32>
+}
+
+// -----
+
+// One cache tile of rows: B's blocks are copied once anyway, per cache tile.
+// CHECK-LABEL: func.func @one_row_of_cache_tiles
+// CHECK-NOT:     scf.forall
+// CHECK:         linalg.matmul {transformer.contraction = "mnk"}
+func.func @one_row_of_cache_tiles(%a: tensor<256x16xf32>, %b: tensor<16x64xf32>, %c: tensor<256x64xf32>) -> tensor<256x64xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<256x16xf32>, tensor<16x64xf32>) outs(%c : tensor<256x64xf32>) -> tensor<256x64xf32>
+  return %0 : tensor<256x64xf32>
+}
+
+// -----
+
+// B indexed (n, k) with n = 40: the full panel's tasks transpose 32 x 32
+// blocks of B; the last panel is B's 8 remaining rows padded with zeros to
+// 32, transposed; the result is padded to 64 columns and sliced.
+// CHECK-LABEL: func.func @pack_transposed_partial_panel
+// CHECK-SAME:    %[[A:[a-z0-9]+]]: tensor<300x32xf32>, %[[B:[a-z0-9]+]]: tensor<40x32xf32>
+// CHECK-NOT:     tensor.pad %[[B]]
+// CHECK:         %[[P:.*]] = scf.forall (%{{.*}}, %{{.*}}) in (1, 1) shared_outs
+// CHECK:           %[[SRC:.*]] = tensor.extract_slice %[[B]][%{{.*}}, %{{.*}}] [32, 32] [1, 1]
+// CHECK:           linalg.transpose ins(%[[SRC]] : tensor<32x32xf32>) {{.*}} permutation = [1, 0]  {transformer.contraction = "transpose_tile"}
+// CHECK:         } {transformer.kernel_root}
+// CHECK:         %[[REST:.*]] = tensor.extract_slice %[[B]][32, 0] [8, 32] [1, 1]
+// CHECK:         %[[PADDED:.*]] = tensor.pad %[[REST]] low[0, 0] high[24, 0]
+// CHECK:         %[[LAST:.*]] = tensor.extract_slice %[[P]][1, 0, 0] [1, 32, 32] [1, 1, 1]
+// CHECK:         %[[T:.*]] = linalg.transpose ins(%[[PADDED]] : tensor<32x32xf32>) outs(%[[LAST]] : tensor<32x32xf32>) permutation = [1, 0]  {transformer.contraction = "transpose_tile"}
+// CHECK:         %[[ALL:.*]] = tensor.insert_slice %[[T]] into %[[P]][1, 0, 0] [1, 32, 32] [1, 1, 1]
+// CHECK:         %[[R:.*]] = linalg.generic {{.*}} ins(%[[A]], %[[ALL]] : tensor<300x32xf32>, tensor<2x32x32xf32>) outs(%{{.*}} : tensor<300x64xf32>)
+// CHECK:         tensor.extract_slice %[[R]][0, 0] [300, 40] [1, 1]
+func.func @pack_transposed_partial_panel(%a: tensor<300x32xf32>, %b: tensor<40x32xf32>, %c: tensor<300x40xf32>) -> tensor<300x40xf32> {
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<300x32xf32>, tensor<40x32xf32>) outs(%c : tensor<300x40xf32>) -> tensor<300x40xf32>
+  return %0 : tensor<300x40xf32>
+}
+
+// -----
+
+// B indexed (n, k) with k not a multiple of the lanes: no whole transposed
+// tiles, so B keeps its transposed copy and the per-tile packing.
+// CHECK-LABEL: func.func @transposed_odd_k
+// CHECK-NOT:     scf.forall
+// CHECK:         linalg.transpose {{.*}} {transformer.contraction = "transpose"}
+// CHECK:         linalg.contract {{.*}} {transformer.contraction = "mnk"}
+func.func @transposed_odd_k(%a: tensor<300x20xf32>, %b: tensor<64x20xf32>, %c: tensor<300x64xf32>) -> tensor<300x64xf32> {
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<300x20xf32>, tensor<64x20xf32>) outs(%c : tensor<300x64xf32>) -> tensor<300x64xf32>
+  return %0 : tensor<300x64xf32>
+}

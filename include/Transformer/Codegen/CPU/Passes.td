@@ -261,6 +261,22 @@ def TransformerCPUPrepareContractionsPass
     (`bufferization.alloc_tensor ... copy(...)`), so the callee sees the
     strides of the unpadded result.
 
+    A static f32 `C[m, n] += A[m, k] * B` (B indexed (k, n) or (n, k)) whose
+    rows span more than one cache tile (m above the target's cache tile m)
+    reads B from a copy in the register tiles' panels, `[n / r, k, r]`, made
+    once per call, instead of each cache tile copying its block of B and
+    then each register tile's panel of that block (once per cache tile
+    along m: four times for 1024 rows). The copy is an `scf.forall` marked
+    `transformer.kernel_root`, its tasks shared by the threads, each a
+    `linalg.copy` (tagged `"panels"`: 8 rows of one panel) or, for B indexed
+    (n, k), a `linalg.transpose` (tagged `"transpose_tile"`: a panel's rows
+    transposed in lanes x lanes tiles); n is padded to whole panels first,
+    and the last panel is made from B's remaining columns padded with
+    zeros. The contraction then reads B as `(n floordiv r, k, n mod r)`,
+    like a weight bound in panels (`transformer-cpu-panel-contractions`
+    gives its cache tiles the panel loops). B indexed (n, k) with a k that
+    is not a multiple of the lanes keeps the per-tile copies.
+
     Example:
 
     ```mlir

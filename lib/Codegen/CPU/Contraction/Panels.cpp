@@ -12,9 +12,10 @@
 using namespace mlir;
 using namespace mlir::transformer;
 
-LogicalResult transformer::readFromPanels(RewriterBase &rewriter,
-                                          linalg::LinalgOp op, Value panels,
-                                          int64_t width) {
+FailureOr<linalg::GenericOp> transformer::readFromPanels(RewriterBase &rewriter,
+                                                         linalg::LinalgOp op,
+                                                         Value panels,
+                                                         int64_t width) {
   rewriter.setInsertionPoint(op);
   Attribute tag = op->getAttr(kContractionAttrName);
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
@@ -33,7 +34,7 @@ LogicalResult transformer::readFromPanels(RewriterBase &rewriter,
     if (tag)
       generic->setAttr(kContractionAttrName, tag);
   });
-  return success();
+  return generic;
 }
 
 bool transformer::hasMulAddBody(linalg::LinalgOp op) {

@@ -29,9 +29,10 @@ inline AffineMap getPanelIndexingMap(MLIRContext *ctx, int64_t width) {
 /// Makes the contraction `op` (over (m, n, k), B indexed (k, n)) read B
 /// from `panels` ([n / width, k, width]) as (n floordiv width, k, n mod
 /// width): the same computation, as a linalg.generic with `op`'s
-/// transformer.contraction tag, if any.
-LogicalResult readFromPanels(RewriterBase &rewriter, linalg::LinalgOp op,
-                             Value panels, int64_t width);
+/// transformer.contraction tag, if any, which it returns.
+FailureOr<linalg::GenericOp> readFromPanels(RewriterBase &rewriter,
+                                            linalg::LinalgOp op, Value panels,
+                                            int64_t width);
 
 /// Whether `op`'s body is exactly `yield(c + a * b)` (either order of each
 /// pair) on its two inputs a, b and its init c, b possibly widened to f32

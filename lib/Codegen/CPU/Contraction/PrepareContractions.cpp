@@ -10,10 +10,12 @@
 
 #include "DotKernel.h"
 #include "Elementwise.h"
+#include "Panels.h"
 #include "QuantizedBlocks.h"
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 #include "Transformer/Codegen/Common/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -350,6 +352,220 @@ Value transposeRhs(RewriterBase &rewriter, linalg::LinalgOp op,
   return transpose->getResult(0);
 }
 
+/// The rows of k that one task of packInPanels copies: the largest of
+/// `candidates` that divides `k`; 0 when none does.
+int64_t getPackRows(int64_t k, ArrayRef<int64_t> candidates) {
+  for (int64_t rows : candidates)
+    if (k % rows == 0)
+      return rows;
+  return 0;
+}
+
+/// B of a contraction over (m, n, k) laid out in panels `width` columns wide
+/// ([n / width, k, width], the order the register tiles read it), made by an
+/// scf.forall whose tasks (shared by the threads) each fill `rows` rows of
+/// one panel: B indexed (k, n) with a `linalg.copy` tagged "panels", B
+/// indexed (n, k) (`rhsIsNK`) with a `linalg.transpose` tagged
+/// "transpose_tile" (lanes x lanes tiles transposed in registers). The loop
+/// is a kernel of its own, which writes the panels in place. `zeroColumns`
+/// columns of zeros follow B's n (n padded to whole panels): the last panel,
+/// partly B's, is copied from B's remaining columns padded with zeros.
+Value packInPanels(OpBuilder &b, Location loc, Value rhs, bool rhsIsNK,
+                   int64_t width, int64_t rows, int64_t zeroColumns) {
+  auto type = cast<RankedTensorType>(rhs.getType());
+  int64_t k = type.getDimSize(rhsIsNK ? 1 : 0);
+  int64_t n = type.getDimSize(rhsIsNK ? 0 : 1);
+  Type element = type.getElementType();
+  int64_t panelCount = llvm::divideCeil(n + zeroColumns, width);
+  Value init = tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{panelCount, k, width}, element);
+  // (k, n): k blocks outer, panels inner, so that a thread reads B's rows
+  // along their length, a few pages at a time (reading a panel down all of
+  // k touches a page per row). (n, k): panels outer, each a width-row band
+  // of B read along k.
+  SmallVector<OpFoldResult> counts = {b.getIndexAttr(k / rows),
+                                      b.getIndexAttr(n / width)};
+  if (rhsIsNK)
+    std::swap(counts[0], counts[1]);
+  auto forall = scf::ForallOp::create(
+      b, loc, counts, ValueRange{init}, /*mapping=*/std::nullopt,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value block = args[rhsIsNK ? 1 : 0], panel = args[rhsIsNK ? 0 : 1];
+        Value panels = args[2];
+        AffineExpr d0 = nb.getAffineDimExpr(0);
+        Value row = affine::AffineApplyOp::create(
+            nb, l, AffineMap::get(1, 0, d0 * rows), ValueRange{block});
+        Value column = affine::AffineApplyOp::create(
+            nb, l, AffineMap::get(1, 0, d0 * width), ValueRange{panel});
+        SmallVector<OpFoldResult> unit(2, nb.getIndexAttr(1));
+        Value source;
+        if (rhsIsNK)
+          source = tensor::ExtractSliceOp::create(
+              nb, l, RankedTensorType::get({width, rows}, element), rhs,
+              ArrayRef<OpFoldResult>{column, row},
+              ArrayRef<OpFoldResult>{nb.getIndexAttr(width),
+                                     nb.getIndexAttr(rows)},
+              unit);
+        else
+          source = tensor::ExtractSliceOp::create(
+              nb, l, RankedTensorType::get({rows, width}, element), rhs,
+              ArrayRef<OpFoldResult>{row, column},
+              ArrayRef<OpFoldResult>{nb.getIndexAttr(rows),
+                                     nb.getIndexAttr(width)},
+              unit);
+        SmallVector<OpFoldResult> offsets = {panel, row, nb.getIndexAttr(0)};
+        SmallVector<OpFoldResult> sizes = {
+            nb.getIndexAttr(1), nb.getIndexAttr(rows), nb.getIndexAttr(width)};
+        SmallVector<OpFoldResult> strides(3, nb.getIndexAttr(1));
+        Value into = tensor::ExtractSliceOp::create(
+            nb, l, RankedTensorType::get({rows, width}, element), panels,
+            offsets, sizes, strides);
+        Operation *copy;
+        if (rhsIsNK) {
+          copy = linalg::TransposeOp::create(nb, l, source, into,
+                                             ArrayRef<int64_t>{1, 0});
+          copy->setAttr(kContractionAttrName,
+                        nb.getStringAttr("transpose_tile"));
+        } else {
+          copy = linalg::CopyOp::create(nb, l, source, into);
+          copy->setAttr(kContractionAttrName, nb.getStringAttr("panels"));
+        }
+        auto terminator = scf::InParallelOp::create(nb, l);
+        nb.setInsertionPointToStart(terminator.getBody());
+        tensor::ParallelInsertSliceOp::create(nb, l, copy->getResult(0), panels,
+                                              offsets, sizes, strides);
+      });
+  forall->setAttr(kKernelRootAttrName, b.getUnitAttr());
+  Value result = forall.getResult(0);
+  int64_t full = n / width, rest = n % width;
+  if (rest == 0)
+    return result;
+  // The last panel: B's remaining columns, padded with zeros to the width.
+  SmallVector<OpFoldResult> unit(2, b.getIndexAttr(1));
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
+  Value padded;
+  if (rhsIsNK) {
+    Value slice = tensor::ExtractSliceOp::create(
+        b, loc, RankedTensorType::get({rest, k}, element), rhs,
+        ArrayRef<OpFoldResult>{b.getIndexAttr(full * width), b.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(rest), b.getIndexAttr(k)}, unit);
+    padded = tensor::createPadHighOp(RankedTensorType::get({width, k}, element),
+                                     slice, zero,
+                                     /*nofold=*/false, loc, b);
+  } else {
+    Value slice = tensor::ExtractSliceOp::create(
+        b, loc, RankedTensorType::get({k, rest}, element), rhs,
+        ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(full * width)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(k), b.getIndexAttr(rest)}, unit);
+    padded = tensor::createPadHighOp(RankedTensorType::get({k, width}, element),
+                                     slice, zero,
+                                     /*nofold=*/false, loc, b);
+  }
+  SmallVector<OpFoldResult> offsets = {b.getIndexAttr(full), b.getIndexAttr(0),
+                                       b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(k),
+                                     b.getIndexAttr(width)};
+  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+  Value into = tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get({k, width}, element), result, offsets,
+      sizes, strides);
+  Operation *copy;
+  if (rhsIsNK) {
+    copy = linalg::TransposeOp::create(b, loc, padded, into,
+                                       ArrayRef<int64_t>{1, 0});
+    copy->setAttr(kContractionAttrName, b.getStringAttr("transpose_tile"));
+  } else {
+    copy = linalg::CopyOp::create(b, loc, padded, into);
+    copy->setAttr(kContractionAttrName, b.getStringAttr("panels"));
+  }
+  return tensor::InsertSliceOp::create(b, loc, copy->getResult(0), result,
+                                       offsets, sizes, strides);
+}
+
+/// Whether B of `op` is read (k, n), false; (n, k), true; std::nullopt when
+/// `op` is not a static f32 C[m, n] += A[m, k] * B.
+std::optional<bool> getPackableRhsOrder(linalg::LinalgOp op) {
+  if (op.getNumLoops() != 3 || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics() ||
+      !linalg::isaContractionOpInterface(op) || !hasMulAddBody(op) ||
+      op.hasDynamicShape())
+    return std::nullopt;
+  for (Value operand : op->getOperands())
+    if (!getElementTypeOrSelf(operand.getType()).isF32())
+      return std::nullopt;
+  MLIRContext *ctx = op.getContext();
+  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+             k = getAffineDimExpr(2, ctx);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (maps[0] != AffineMap::get(3, 0, {m, k}, ctx) ||
+      maps[2] != AffineMap::get(3, 0, {m, n}, ctx))
+    return std::nullopt;
+  if (maps[1] == AffineMap::get(3, 0, {k, n}, ctx))
+    return false;
+  if (maps[1] == AffineMap::get(3, 0, {n, k}, ctx))
+    return true;
+  return std::nullopt;
+}
+
+/// `op` reading B from a copy in panels made once per call (packInPanels),
+/// where its rows span several cache tiles: each cache tile would otherwise
+/// copy its block of B, then each register tile's panel of it, once per
+/// cache tile along m. Returns the panel contraction, or null where that
+/// does not apply (`op` is then the op to prepare as usual: padded along n
+/// where that was done already).
+linalg::LinalgOp packRhsPerCall(IRRewriter &rewriter, linalg::LinalgOp &op,
+                                const CPUTarget &target) {
+  RegisterTile registerTile = target.contractionRegisterTile();
+  int64_t width = registerTile.n;
+  std::optional<bool> rhsIsNK = getPackableRhsOrder(op);
+  // A B dequantized from blocks is made whole once per call already
+  // (transformer-cpu-fuse-epilogues), in its own vector code.
+  if (!rhsIsNK ||
+      op.getStaticLoopRanges()[0] <= target.contractionCacheTile().m ||
+      getDequantizedWeight(op.getDpsInputs()[1]))
+    return {};
+  // (k, n): 8 rows per task (one vector step of the copy); (n, k): whole
+  // lanes x lanes tiles.
+  int64_t lanes = target.f32Lanes();
+  int64_t k = op.getStaticLoopRanges()[2];
+  int64_t rows =
+      *rhsIsNK
+          ? getPackRows(k, {16 * lanes, 8 * lanes, 4 * lanes, 2 * lanes, lanes})
+          : getPackRows(k, {8, 4, 2, 1});
+  if (!rows)
+    return {};
+  // n padded to whole panels (B and C); the panels are then made from B as
+  // it is, the last one completed with zeros.
+  op = padToRegisterTiles(rewriter, op, /*mLoop=*/0, registerTile);
+  if (op.getStaticLoopRanges()[1] % width != 0)
+    return {};
+  Value rhs = op.getDpsInputs()[1];
+  int64_t zeroColumns = 0;
+  if (auto pad = rhs.getDefiningOp<tensor::PadOp>()) {
+    int64_t nDim = *rhsIsNK ? 0 : 1;
+    std::optional<int64_t> high =
+        getConstantIntValue(pad.getMixedHighPad()[nDim]);
+    Value padding = pad.getConstantPaddingValue();
+    if (high && padding && matchPattern(padding, m_AnyZeroFloat()) &&
+        llvm::all_of(pad.getMixedLowPad(), isZeroInteger) &&
+        isZeroInteger(pad.getMixedHighPad()[1 - nDim])) {
+      rhs = pad.getSource();
+      zeroColumns = *high;
+    }
+  }
+  rewriter.setInsertionPoint(op);
+  Value panels = packInPanels(rewriter, op.getLoc(), rhs, *rhsIsNK, width, rows,
+                              zeroColumns);
+  Operation *padded = op.getDpsInputs()[1].getDefiningOp();
+  FailureOr<linalg::GenericOp> generic =
+      readFromPanels(rewriter, op, panels, width);
+  if (failed(generic))
+    return {};
+  if (padded && isa<tensor::PadOp>(padded) && padded->use_empty())
+    rewriter.eraseOp(padded);
+  return *generic;
+}
+
 /// The few-rows form `build` makes of `op`, marked as a kernel of its own
 /// for --transformer-outline-kernels (shared by every layer; the register
 /// tile path keeps its pads in the caller, which its hoisting needs).
@@ -608,11 +824,15 @@ struct PrepareContractionsPass
         candidates.push_back(op);
     });
     IRRewriter rewriter(&getContext());
-    RegisterTile registerTile =
-        CPUTarget::forOp(getOperation()).contractionRegisterTile();
+    CPUTarget target = CPUTarget::forOp(getOperation());
+    RegisterTile registerTile = target.contractionRegisterTile();
     for (linalg::LinalgOp op : candidates) {
       if (isF32PanelContraction(op)) {
         preparePanelContraction(rewriter, op);
+        continue;
+      }
+      if (linalg::LinalgOp panel = packRhsPerCall(rewriter, op, target)) {
+        preparePanelContraction(rewriter, panel);
         continue;
       }
       std::optional<SmallVector<ReassociationIndices>> groups =

@@ -26,6 +26,11 @@
 // around one contraction per panel and k block, which only needs its
 // register tiles:
 //   transformer.contraction = "mnk_panel"  loops (m, n, k), B a [k, r] panel
+// B laid out in those panels once per call (the prepare pass does this for a
+// contraction whose rows span several cache tiles) is read the same way; its
+// copy is an scf.forall over the panels whose tasks are
+//   transformer.contraction = "panels"   linalg.copy of k rows x r of B
+// (B indexed (n, k): "transpose_tile" tasks, as above).
 //
 // The tiling numbers come from the target (the module's transformer.target,
 // lib/Codegen/CPU/Target/CPUTarget.cpp) as the parameters of
@@ -411,6 +416,17 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
+  // One panel of B's copy in panels made per call (the prepare pass's
+  // scf.forall over the panels: k x %reg_n columns of B into a contiguous
+  // panel), 8 rows per vector step.
+  transform.named_sequence @tile_panels(%op: !transform.any_op {transform.consumed},
+      %reg_n: !transform.param<i64> {transform.readonly}) {
+    %rows, %loop = transform.structured.tile_using_for %op tile_sizes [8, 0]
+        : (!transform.any_op) -> (!transform.any_op, !transform.op<"scf.for">)
+    transform.include @peel failures(suppress) (%loop) : (!transform.op<"scf.for">) -> ()
+    transform.yield
+  }
+
   // B's transposed copy made per cache tile (fused into the contraction's
   // scf.forall by transformer-cpu-fuse-epilogues when there are few tiles
   // along m): the same %lanes x %lanes register tiles, no threads of its
@@ -513,6 +529,13 @@ module attributes {transform.with_named_sequence} {
       transform.include @tile_btranspose failures(propagate) (%op, %lanes)
           : (!transform.any_op, !transform.param<i64>) -> ()
     }
+    %panels = transform.structured.match attributes {transformer.contraction = "panels"} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.foreach %panels : !transform.any_op {
+    ^bb0(%op: !transform.any_op):
+      transform.include @tile_panels failures(propagate) (%op, %reg_n)
+          : (!transform.any_op, !transform.param<i64>) -> ()
+    }
     %tr_tile = transform.structured.match attributes {transformer.contraction = "transpose_tile"} in %root
         : (!transform.any_op) -> !transform.any_op
     transform.foreach %tr_tile : !transform.any_op {
@@ -576,8 +599,10 @@ module attributes {transform.with_named_sequence} {
         : (!transform.any_op) -> !transform.any_op
     %mnk_panel_tiles = transform.structured.match attributes {transformer.contraction = "mnk_panel"} in %root
         : (!transform.any_op) -> !transform.any_op
+    %panel_tiles = transform.structured.match attributes {transformer.contraction = "panels"} in %root
+        : (!transform.any_op) -> !transform.any_op
     %tiles = transform.merge_handles %mnk_tiles, %bmnk_tiles, %mnk_tile_tiles, %bmnk_tile_tiles,
-        %mnk_panel_tiles, %epi_tiles, %bepi_tiles, %tr_tiles, %btr_tiles : !transform.any_op
+        %mnk_panel_tiles, %epi_tiles, %bepi_tiles, %tr_tiles, %btr_tiles, %panel_tiles : !transform.any_op
     transform.foreach %tiles : !transform.any_op {
     ^bb0(%op: !transform.any_op):
       transform.include @vectorize_tile failures(suppress) (%op) : (!transform.any_op) -> ()
