@@ -684,3 +684,23 @@ func.func @transposed_odd_k(%a: tensor<300x20xf32>, %b: tensor<64x20xf32>, %c: t
   %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<300x20xf32>, tensor<64x20xf32>) outs(%c : tensor<300x64xf32>) -> tensor<300x64xf32>
   return %0 : tensor<300x64xf32>
 }
+
+// -----
+
+// A constant weight (or an argument of a private function, which its
+// callers may bind to one) is copied once, by
+// transformer-cpu-cache-constant-weights, not on every call.
+// CHECK-LABEL: func.func @constant_weight
+// CHECK-NOT:     scf.forall
+// CHECK:         linalg.transpose {{.*}} {transformer.contraction = "transpose"}
+// CHECK-LABEL: func.func private @layer
+// CHECK-NOT:     scf.forall
+// CHECK:         linalg.matmul {transformer.contraction = "mnk"}
+func.func @constant_weight(%a: tensor<300x32xf32>, %w: tensor<64x32xf32> {transformer.constant}, %c: tensor<300x64xf32>) -> tensor<300x64xf32> {
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %w : tensor<300x32xf32>, tensor<64x32xf32>) outs(%c : tensor<300x64xf32>) -> tensor<300x64xf32>
+  return %0 : tensor<300x64xf32>
+}
+func.func private @layer(%a: tensor<300x16xf32>, %b: tensor<16x64xf32>, %c: tensor<300x64xf32>) -> tensor<300x64xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<300x16xf32>, tensor<16x64xf32>) outs(%c : tensor<300x64xf32>) -> tensor<300x64xf32>
+  return %0 : tensor<300x64xf32>
+}

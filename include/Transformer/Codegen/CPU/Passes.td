@@ -274,8 +274,11 @@ def TransformerCPUPrepareContractionsPass
     and the last panel is made from B's remaining columns padded with
     zeros. The contraction then reads B as `(n floordiv r, k, n mod r)`,
     like a weight bound in panels (`transformer-cpu-panel-contractions`
-    gives its cache tiles the panel loops). B indexed (n, k) with a k that
-    is not a multiple of the lanes keeps the per-tile copies.
+    gives its cache tiles the panel loops). A B indexed (n, k) with a k that
+    is not a multiple of the lanes, a B dequantized from blocks, a constant
+    weight (copied once by `transformer-cpu-cache-constant-weights`) and an
+    argument of a private function (which its callers may bind to one) keep
+    the per-tile copies.
 
     Example:
 

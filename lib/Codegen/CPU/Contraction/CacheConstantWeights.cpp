@@ -47,11 +47,7 @@ namespace mlir::transformer {
 using namespace mlir;
 using namespace mlir::transformer;
 
-namespace {
-
-/// Whether `value` is an argument of its function that is the same on
-/// every call.
-bool isConstantArgument(Value value) {
+bool transformer::isConstantArgument(Value value) {
   auto arg = dyn_cast<BlockArgument>(value);
   if (!arg)
     return false;
@@ -62,6 +58,8 @@ bool isConstantArgument(Value value) {
   return func.getArgAttr(i, kConstantArgAttrName) ||
          func.getArgAttr(i, kParameterAttrName);
 }
+
+namespace {
 
 /// What identifies the constant argument `value` across functions: its
 /// weight name, or for an unnamed constant argument its function and

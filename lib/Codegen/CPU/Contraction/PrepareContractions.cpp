@@ -14,10 +14,12 @@
 #include "QuantizedBlocks.h"
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 #include "Transformer/Codegen/Common/Passes.h"
+#include "WeightCache.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -519,10 +521,18 @@ linalg::LinalgOp packRhsPerCall(IRRewriter &rewriter, linalg::LinalgOp &op,
   int64_t width = registerTile.n;
   std::optional<bool> rhsIsNK = getPackableRhsOrder(op);
   // A B dequantized from blocks is made whole once per call already
-  // (transformer-cpu-fuse-epilogues), in its own vector code.
+  // (transformer-cpu-fuse-epilogues), in its own vector code; a constant
+  // weight, or an argument of a private function that its callers may bind
+  // to one (a model's layer function), is copied once by
+  // transformer-cpu-cache-constant-weights, not on every call.
+  Value b = op.getDpsInputs()[1];
+  auto arg = dyn_cast<BlockArgument>(b);
+  auto func = arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp())
+                  : func::FuncOp();
   if (!rhsIsNK ||
       op.getStaticLoopRanges()[0] <= target.contractionCacheTile().m ||
-      getDequantizedWeight(op.getDpsInputs()[1]))
+      getDequantizedWeight(b) || isConstantArgument(b) ||
+      (func && func.isPrivate()))
     return {};
   // (k, n): 8 rows per task (one vector step of the copy); (n, k): whole
   // lanes x lanes tiles.

@@ -3,6 +3,7 @@
 #ifndef TRANSFORMER_LIB_CODEGEN_CPU_CONTRACTION_WEIGHTCACHE_H
 #define TRANSFORMER_LIB_CODEGEN_CPU_CONTRACTION_WEIGHTCACHE_H
 
+#include "mlir/IR/Value.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace mlir::transformer {
@@ -17,6 +18,10 @@ inline constexpr llvm::StringLiteral kWeightCacheName =
 /// The name of the globals that hold the pointer each copy was made from.
 inline constexpr llvm::StringLiteral kWeightCacheKeyName =
     "__transformer_weight_cache_key";
+
+/// Whether `value` is an argument of its function that is the same on
+/// every call (`transformer.constant`, or a weight bound by name).
+bool isConstantArgument(Value value);
 
 } // namespace mlir::transformer
 
