@@ -9,4 +9,4 @@
 // RUN: %python %test_lib/program_matrix.py matmul %t -O0 | FileCheck %s
 // RUN: %python %test_lib/program_matrix.py matmul %t | FileCheck %s
 // CHECK-NOT: FAIL
-// CHECK: matmul: 53 cases, 0 failed
+// CHECK: matmul: 54 cases, 0 failed

@@ -704,3 +704,23 @@ func.func private @layer(%a: tensor<300x16xf32>, %b: tensor<16x64xf32>, %c: tens
   %0 = linalg.matmul ins(%a, %b : tensor<300x16xf32>, tensor<16x64xf32>) outs(%c : tensor<300x64xf32>) -> tensor<300x64xf32>
   return %0 : tensor<300x64xf32>
 }
+
+// -----
+
+// A's rows 8 KiB apart (2048 columns) would share L1 sets with each other
+// and the panel: the contraction reads them from a copy whose rows are 16
+// values further apart, made by its own scf.forall of 8 x 32 blocks.
+// CHECK-LABEL: func.func @padded_rows_of_a
+// CHECK-SAME:    %[[A:[a-z0-9]+]]: tensor<264x2048xf32>
+// CHECK:         scf.forall {{.*}} -> (tensor<1x2048x32xf32>)
+// CHECK:         } {transformer.kernel_root}
+// CHECK:         %[[ROWS:.*]] = tensor.empty() : tensor<264x2064xf32>
+// CHECK:         %[[COPY:.*]] = scf.forall (%{{.*}}, %{{.*}}) in (33, 64) shared_outs(%{{.*}} = %[[ROWS]])
+// CHECK:           linalg.copy {transformer.contraction = "panels"} ins(%{{.*}} : tensor<8x32xf32>)
+// CHECK:         } {transformer.kernel_root}
+// CHECK:         %[[SLICE:.*]] = tensor.extract_slice %[[COPY]][0, 0] [264, 2048] [1, 1]
+// CHECK:         linalg.generic {{.*}} ins(%[[SLICE]], %{{.*}} : tensor<264x2048xf32>, tensor<1x2048x32xf32>)
+func.func @padded_rows_of_a(%a: tensor<264x2048xf32>, %b: tensor<2048x32xf32>, %c: tensor<264x32xf32>) -> tensor<264x32xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<264x2048xf32>, tensor<2048x32xf32>) outs(%c : tensor<264x32xf32>) -> tensor<264x32xf32>
+  return %0 : tensor<264x32xf32>
+}

@@ -278,7 +278,11 @@ def TransformerCPUPrepareContractionsPass
     is not a multiple of the lanes, a B dequantized from blocks, a constant
     weight (copied once by `transformer-cpu-cache-constant-weights`) and an
     argument of a private function (which its callers may bind to one) keep
-    the per-tile copies.
+    the per-tile copies. When A's rows are then a multiple of 8 KiB apart
+    (2048 columns), where a register tile's rows share one L1 set with the
+    panel and a cache tile's rows a sixteenth of the L2's sets, the
+    contraction reads A from a copy whose rows are 16 values further
+    apart (another `scf.forall` kernel, of 8 x 32 `"panels"` copies).
 
     Example:
 

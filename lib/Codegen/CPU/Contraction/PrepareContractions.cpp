@@ -509,6 +509,64 @@ std::optional<bool> getPackableRhsOrder(linalg::LinalgOp op) {
   return std::nullopt;
 }
 
+/// Bytes between rows of A (a multiple of) at which a cache tile's rows of
+/// A collide in the caches: a register tile's 8 rows all fall in one L1 set
+/// (64 sets of 64-byte lines: 4 KiB apart or a multiple), with the panel of
+/// B it reads, and at 8 KiB the 256 rows of a cache tile's block fall in a
+/// sixteenth of the L2's sets. At 4 KiB the copy cost about what it gained
+/// (bench/HISTORY.md).
+constexpr int64_t kAliasingRowBytes = 8192;
+
+/// A copy of `lhs` ([m, k], static, f32) whose rows are `pad` values
+/// further apart: an scf.forall over blocks of 8 rows x `width` columns
+/// (rows outer), each a `linalg.copy` tagged "panels", into a [m, k + pad]
+/// buffer, of which the result is the [m, k] slice. A's rows a multiple of
+/// kAliasingRowBytes apart would otherwise share L1 sets with each other and
+/// with the panel of B that the register tiles read.
+Value copyWithPaddedRows(OpBuilder &b, Location loc, Value lhs, int64_t pad,
+                         int64_t width) {
+  auto type = cast<RankedTensorType>(lhs.getType());
+  int64_t m = type.getDimSize(0), k = type.getDimSize(1);
+  Type element = type.getElementType();
+  int64_t rows = getPackRows(m, {8, 4, 2, 1});
+  int64_t columns = getPackRows(k, {width, 16, 8, 4, 2, 1});
+  Value init =
+      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{m, k + pad}, element);
+  auto blockType = RankedTensorType::get({rows, columns}, element);
+  auto forall = scf::ForallOp::create(
+      b, loc,
+      ArrayRef<OpFoldResult>{b.getIndexAttr(m / rows),
+                             b.getIndexAttr(k / columns)},
+      ValueRange{init}, /*mapping=*/std::nullopt,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        AffineExpr d0 = nb.getAffineDimExpr(0);
+        Value row = affine::AffineApplyOp::create(
+            nb, l, AffineMap::get(1, 0, d0 * rows), ValueRange{args[0]});
+        Value column = affine::AffineApplyOp::create(
+            nb, l, AffineMap::get(1, 0, d0 * columns), ValueRange{args[1]});
+        SmallVector<OpFoldResult> offsets = {row, column};
+        SmallVector<OpFoldResult> sizes = {nb.getIndexAttr(rows),
+                                           nb.getIndexAttr(columns)};
+        SmallVector<OpFoldResult> strides(2, nb.getIndexAttr(1));
+        Value source = tensor::ExtractSliceOp::create(nb, l, blockType, lhs,
+                                                      offsets, sizes, strides);
+        Value into = tensor::ExtractSliceOp::create(nb, l, blockType, args[2],
+                                                    offsets, sizes, strides);
+        auto copy = linalg::CopyOp::create(nb, l, source, into);
+        copy->setAttr(kContractionAttrName, nb.getStringAttr("panels"));
+        auto terminator = scf::InParallelOp::create(nb, l);
+        nb.setInsertionPointToStart(terminator.getBody());
+        tensor::ParallelInsertSliceOp::create(nb, l, copy->getResult(0),
+                                              args[2], offsets, sizes, strides);
+      });
+  forall->setAttr(kKernelRootAttrName, b.getUnitAttr());
+  return tensor::ExtractSliceOp::create(
+      b, loc, type, forall.getResult(0),
+      ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(m), b.getIndexAttr(k)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+}
+
 /// `op` reading B from a copy in panels made once per call (packInPanels),
 /// where its rows span several cache tiles: each cache tile would otherwise
 /// copy its block of B, then each register tile's panel of it, once per
@@ -573,6 +631,17 @@ linalg::LinalgOp packRhsPerCall(IRRewriter &rewriter, linalg::LinalgOp &op,
     return {};
   if (padded && isa<tensor::PadOp>(padded) && padded->use_empty())
     rewriter.eraseOp(padded);
+  // A's rows a multiple of kAliasingRowBytes apart: read from a copy whose
+  // rows are one cache line further apart.
+  if ((k * 4) % kAliasingRowBytes == 0 &&
+      !isConstantArgument(generic->getDpsInputs()[0])) {
+    rewriter.setInsertionPoint(*generic);
+    Value lhs = copyWithPaddedRows(rewriter, generic->getLoc(),
+                                   generic->getDpsInputs()[0],
+                                   /*pad=*/16, width);
+    rewriter.modifyOpInPlace(*generic,
+                             [&] { generic->getDpsInputOperand(0)->set(lhs); });
+  }
   return *generic;
 }
 
