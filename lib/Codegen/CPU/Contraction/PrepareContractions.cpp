@@ -363,6 +363,35 @@ int64_t getPackRows(int64_t k, ArrayRef<int64_t> candidates) {
   return 0;
 }
 
+/// The [sizes] slice of the 2-D `source` at `offsets`, unit strides.
+Value slice2D(OpBuilder &b, Location loc, Value source,
+              ArrayRef<OpFoldResult> offsets, ArrayRef<int64_t> sizes) {
+  Type element = cast<RankedTensorType>(source.getType()).getElementType();
+  SmallVector<OpFoldResult> sizeAttrs = {b.getIndexAttr(sizes[0]),
+                                         b.getIndexAttr(sizes[1])};
+  SmallVector<OpFoldResult> unit(2, b.getIndexAttr(1));
+  return tensor::ExtractSliceOp::create(b, loc,
+                                        RankedTensorType::get(sizes, element),
+                                        source, offsets, sizeAttrs, unit);
+}
+
+/// `source` copied into `into` (rows x width of a panel), tagged for the
+/// schedule: transposed in lanes x lanes tiles from B indexed (n, k)
+/// ("transpose_tile"), or 8 rows per vector step ("panels").
+Value copyIntoPanel(OpBuilder &b, Location loc, Value source, Value into,
+                    bool transposed) {
+  Operation *copy;
+  if (transposed) {
+    copy = linalg::TransposeOp::create(b, loc, source, into,
+                                       ArrayRef<int64_t>{1, 0});
+    copy->setAttr(kContractionAttrName, b.getStringAttr("transpose_tile"));
+  } else {
+    copy = linalg::CopyOp::create(b, loc, source, into);
+    copy->setAttr(kContractionAttrName, b.getStringAttr("panels"));
+  }
+  return copy->getResult(0);
+}
+
 /// B of a contraction over (m, n, k) laid out in panels `width` columns wide
 /// ([n / width, k, width], the order the register tiles read it), made by an
 /// scf.forall whose tasks (shared by the threads) each fill `rows` rows of
@@ -399,22 +428,9 @@ Value packInPanels(OpBuilder &b, Location loc, Value rhs, bool rhsIsNK,
             nb, l, AffineMap::get(1, 0, d0 * rows), ValueRange{block});
         Value column = affine::AffineApplyOp::create(
             nb, l, AffineMap::get(1, 0, d0 * width), ValueRange{panel});
-        SmallVector<OpFoldResult> unit(2, nb.getIndexAttr(1));
-        Value source;
-        if (rhsIsNK)
-          source = tensor::ExtractSliceOp::create(
-              nb, l, RankedTensorType::get({width, rows}, element), rhs,
-              ArrayRef<OpFoldResult>{column, row},
-              ArrayRef<OpFoldResult>{nb.getIndexAttr(width),
-                                     nb.getIndexAttr(rows)},
-              unit);
-        else
-          source = tensor::ExtractSliceOp::create(
-              nb, l, RankedTensorType::get({rows, width}, element), rhs,
-              ArrayRef<OpFoldResult>{row, column},
-              ArrayRef<OpFoldResult>{nb.getIndexAttr(rows),
-                                     nb.getIndexAttr(width)},
-              unit);
+        Value source = rhsIsNK
+                           ? slice2D(nb, l, rhs, {column, row}, {width, rows})
+                           : slice2D(nb, l, rhs, {row, column}, {rows, width});
         SmallVector<OpFoldResult> offsets = {panel, row, nb.getIndexAttr(0)};
         SmallVector<OpFoldResult> sizes = {
             nb.getIndexAttr(1), nb.getIndexAttr(rows), nb.getIndexAttr(width)};
@@ -422,20 +438,11 @@ Value packInPanels(OpBuilder &b, Location loc, Value rhs, bool rhsIsNK,
         Value into = tensor::ExtractSliceOp::create(
             nb, l, RankedTensorType::get({rows, width}, element), panels,
             offsets, sizes, strides);
-        Operation *copy;
-        if (rhsIsNK) {
-          copy = linalg::TransposeOp::create(nb, l, source, into,
-                                             ArrayRef<int64_t>{1, 0});
-          copy->setAttr(kContractionAttrName,
-                        nb.getStringAttr("transpose_tile"));
-        } else {
-          copy = linalg::CopyOp::create(nb, l, source, into);
-          copy->setAttr(kContractionAttrName, nb.getStringAttr("panels"));
-        }
+        Value copy = copyIntoPanel(nb, l, source, into, rhsIsNK);
         auto terminator = scf::InParallelOp::create(nb, l);
         nb.setInsertionPointToStart(terminator.getBody());
-        tensor::ParallelInsertSliceOp::create(nb, l, copy->getResult(0), panels,
-                                              offsets, sizes, strides);
+        tensor::ParallelInsertSliceOp::create(nb, l, copy, panels, offsets,
+                                              sizes, strides);
       });
   forall->setAttr(kKernelRootAttrName, b.getUnitAttr());
   Value result = forall.getResult(0);
@@ -443,45 +450,25 @@ Value packInPanels(OpBuilder &b, Location loc, Value rhs, bool rhsIsNK,
   if (rest == 0)
     return result;
   // The last panel: B's remaining columns, padded with zeros to the width.
-  SmallVector<OpFoldResult> unit(2, b.getIndexAttr(1));
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
-  Value padded;
-  if (rhsIsNK) {
-    Value slice = tensor::ExtractSliceOp::create(
-        b, loc, RankedTensorType::get({rest, k}, element), rhs,
-        ArrayRef<OpFoldResult>{b.getIndexAttr(full * width), b.getIndexAttr(0)},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(rest), b.getIndexAttr(k)}, unit);
-    padded = tensor::createPadHighOp(RankedTensorType::get({width, k}, element),
-                                     slice, zero,
-                                     /*nofold=*/false, loc, b);
-  } else {
-    Value slice = tensor::ExtractSliceOp::create(
-        b, loc, RankedTensorType::get({k, rest}, element), rhs,
-        ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(full * width)},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(k), b.getIndexAttr(rest)}, unit);
-    padded = tensor::createPadHighOp(RankedTensorType::get({k, width}, element),
-                                     slice, zero,
-                                     /*nofold=*/false, loc, b);
-  }
-  SmallVector<OpFoldResult> offsets = {b.getIndexAttr(full), b.getIndexAttr(0),
-                                       b.getIndexAttr(0)};
+  OpFoldResult first = b.getIndexAttr(full * width), origin = b.getIndexAttr(0);
+  Value remaining = rhsIsNK ? slice2D(b, loc, rhs, {first, origin}, {rest, k})
+                            : slice2D(b, loc, rhs, {origin, first}, {k, rest});
+  Value padded = tensor::createPadHighOp(
+      RankedTensorType::get(rhsIsNK ? ArrayRef<int64_t>{width, k}
+                                    : ArrayRef<int64_t>{k, width},
+                            element),
+      remaining, zero, /*nofold=*/false, loc, b);
+  SmallVector<OpFoldResult> offsets = {b.getIndexAttr(full), origin, origin};
   SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(k),
                                      b.getIndexAttr(width)};
   SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
   Value into = tensor::ExtractSliceOp::create(
       b, loc, RankedTensorType::get({k, width}, element), result, offsets,
       sizes, strides);
-  Operation *copy;
-  if (rhsIsNK) {
-    copy = linalg::TransposeOp::create(b, loc, padded, into,
-                                       ArrayRef<int64_t>{1, 0});
-    copy->setAttr(kContractionAttrName, b.getStringAttr("transpose_tile"));
-  } else {
-    copy = linalg::CopyOp::create(b, loc, padded, into);
-    copy->setAttr(kContractionAttrName, b.getStringAttr("panels"));
-  }
-  return tensor::InsertSliceOp::create(b, loc, copy->getResult(0), result,
-                                       offsets, sizes, strides);
+  Value copy = copyIntoPanel(b, loc, padded, into, rhsIsNK);
+  return tensor::InsertSliceOp::create(b, loc, copy, result, offsets, sizes,
+                                       strides);
 }
 
 /// Whether B of `op` is read (k, n), false; (n, k), true; std::nullopt when
@@ -532,7 +519,6 @@ Value copyWithPaddedRows(OpBuilder &b, Location loc, Value lhs, int64_t pad,
   int64_t columns = getPackRows(k, {width, 16, 8, 4, 2, 1});
   Value init =
       tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{m, k + pad}, element);
-  auto blockType = RankedTensorType::get({rows, columns}, element);
   auto forall = scf::ForallOp::create(
       b, loc,
       ArrayRef<OpFoldResult>{b.getIndexAttr(m / rows),
@@ -545,19 +531,16 @@ Value copyWithPaddedRows(OpBuilder &b, Location loc, Value lhs, int64_t pad,
         Value column = affine::AffineApplyOp::create(
             nb, l, AffineMap::get(1, 0, d0 * columns), ValueRange{args[1]});
         SmallVector<OpFoldResult> offsets = {row, column};
+        Value source = slice2D(nb, l, lhs, offsets, {rows, columns});
+        Value into = slice2D(nb, l, args[2], offsets, {rows, columns});
+        Value copy = copyIntoPanel(nb, l, source, into, /*transposed=*/false);
         SmallVector<OpFoldResult> sizes = {nb.getIndexAttr(rows),
                                            nb.getIndexAttr(columns)};
         SmallVector<OpFoldResult> strides(2, nb.getIndexAttr(1));
-        Value source = tensor::ExtractSliceOp::create(nb, l, blockType, lhs,
-                                                      offsets, sizes, strides);
-        Value into = tensor::ExtractSliceOp::create(nb, l, blockType, args[2],
-                                                    offsets, sizes, strides);
-        auto copy = linalg::CopyOp::create(nb, l, source, into);
-        copy->setAttr(kContractionAttrName, nb.getStringAttr("panels"));
         auto terminator = scf::InParallelOp::create(nb, l);
         nb.setInsertionPointToStart(terminator.getBody());
-        tensor::ParallelInsertSliceOp::create(nb, l, copy->getResult(0),
-                                              args[2], offsets, sizes, strides);
+        tensor::ParallelInsertSliceOp::create(nb, l, copy, args[2], offsets,
+                                              sizes, strides);
       });
   forall->setAttr(kKernelRootAttrName, b.getUnitAttr());
   return tensor::ExtractSliceOp::create(
