@@ -12,7 +12,7 @@
 // RUN: %python %test_lib/gated_mlp.py input 300 %t.x300.npy
 
 // The kernel: both projections, one scf.forall, the epilogue.
-// RUN: transformer-opt %s --transformer-to-llvm="panel-parameters=true target-cpu=skylake-avx512 threads=2" --mlir-print-ir-after=transformer-cpu-panel-contractions -o /dev/null 2>&1 | FileCheck %s --check-prefix=KERNEL
+// RUN: transformer-opt %s --transformer-to-llvm="panel-parameters=true target-cpu=skylake-avx512 threads=2" --mlir-print-ir-after=transformer-cpu-panel-contractions --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s --check-prefix=KERNEL
 // KERNEL-LABEL: func.func private @main_kernel(
 // KERNEL-SAME: tensor<?x96xf32>, %{{.*}}: tensor<5x96x32xf32>, %{{.*}}: tensor<5x96x32xf32>
 // KERNEL: scf.forall
@@ -38,7 +38,7 @@
 // The same MLP with its weights quantized to Q8_0 blocks when bound: each
 // cache tile dequantizes both projections' k blocks into panels of its own,
 // and computes both.
-// RUN: transformer-opt %s --transformer-to-llvm="target-cpu=skylake-avx512 threads=2" --mlir-print-ir-after=transformer-cpu-panel-contractions -o /dev/null 2>&1 | FileCheck %s --check-prefix=Q8KERNEL
+// RUN: transformer-opt %s --transformer-to-llvm="target-cpu=skylake-avx512 threads=2" --mlir-print-ir-after=transformer-cpu-panel-contractions --mlir-disable-threading -o /dev/null 2>&1 | FileCheck %s --check-prefix=Q8KERNEL
 // Q8KERNEL-LABEL: func.func private @q8_0_kernel(
 // Q8KERNEL-SAME: tensor<160x3x34xi8>
 // Q8KERNEL: scf.forall

@@ -45,6 +45,37 @@ func.func @linear_gelu(%x: tensor<128x768xf32>, %w: tensor<768x3072xf32>, %b: te
 
 // -----
 
+// In an outlined kernel the caller passes the result's buffer (%out, the
+// GELU's init). The GELU updates the accumulator in place, so the
+// accumulator starts in %out: the tiles' shared output is %out, not the
+// kernel's own tensor.empty (which bufferization would allocate on every
+// call, returning it and leaving %out unused). The result fits in the L2:
+// no tile temporary.
+// CHECK-LABEL: func.func @destination_argument
+// CHECK-SAME:    %[[OUT:[a-z0-9]+]]: tensor<32x64xf32>
+// CHECK-NOT:     tensor.empty
+// CHECK:         scf.for {{.*}} iter_args(%[[O:.*]] = %[[OUT]])
+// CHECK:           scf.for {{.*}} iter_args(%[[O2:.*]] = %[[O]])
+// CHECK:             %[[OS:.*]] = tensor.extract_slice %[[O2]]
+// CHECK:             %[[BIAS:.*]] = linalg.generic {{.*}} outs(%[[OS]] : tensor<32x64xf32>)
+// CHECK:             linalg.contract {{.*}} outs(%[[BIAS]] : tensor<32x64xf32>)
+func.func @destination_argument(%x: tensor<32x16xf32>, %w: tensor<16x64xf32>, %b: tensor<64xf32>, %out: tensor<32x64xf32>) -> tensor<32x64xf32> {
+  %e = tensor.empty() : tensor<32x64xf32>
+  %bias = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<64xf32>) outs(%e : tensor<32x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<32x64xf32>
+  %y = linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {transformer.contraction = "mnk"} ins(%x, %w : tensor<32x16xf32>, tensor<16x64xf32>) outs(%bias : tensor<32x64xf32>) -> tensor<32x64xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%y : tensor<32x64xf32>) outs(%out : tensor<32x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %t = math.tanh %in : f32
+    linalg.yield %t : f32
+  } -> tensor<32x64xf32>
+  return %g : tensor<32x64xf32>
+}
+
+// -----
+
 // A zero-filled matmul whose result gets a residual add and a scale (the
 // residual is the add's other input, its slice is read per tile), dynamic
 // sizes: the fill, the contraction, the add and the scale in one tile. The

@@ -266,6 +266,33 @@ SmallVector<Operation *> getInitProducers(linalg::LinalgOp op) {
   return producers;
 }
 
+/// Where the consumers of `contraction` now update its accumulator in place,
+/// the accumulator starts in their former `destination` (a kernel argument:
+/// the buffer the caller allocated for the result) rather than in a
+/// tensor.empty of the kernel's own (a gated MLP's two accumulators may
+/// share one), which bufferization would allocate in the kernel on every
+/// call (returning it, the caller's buffer unused).
+void writeAccumulatorIntoDestination(RewriterBase &rewriter,
+                                     linalg::LinalgOp contraction,
+                                     Value destination) {
+  if (!destination || !isa<BlockArgument>(destination))
+    return;
+  OpOperand *init = contraction.getDpsInitOperand(0);
+  for (Operation *producer : getInitProducers(contraction)) {
+    // A fill shared with another contraction (a gated MLP's sibling) would
+    // start that one in the destination too.
+    if (!producer->hasOneUse())
+      return;
+    init = cast<linalg::LinalgOp>(producer).getDpsInitOperand(0);
+  }
+  auto empty = init->get().getDefiningOp<tensor::EmptyOp>();
+  if (!empty || empty.getType() != destination.getType())
+    return;
+  rewriter.modifyOpInPlace(init->getOwner(), [&] { init->set(destination); });
+  if (empty->use_empty())
+    rewriter.eraseOp(empty);
+}
+
 /// Returns the op of `ops` tagged `tag`, if any.
 Operation *findTagged(ArrayRef<Operation *> ops, StringRef tag) {
   for (Operation *op : ops)
@@ -697,6 +724,9 @@ struct FuseEpiloguesPass
     }
     Operation *root = contraction;
     Value result = contraction->getResult(0);
+    // The init that the last consumer updated in place no longer uses: the
+    // buffer the caller passes for the result (OutlineKernels).
+    Value destination;
     linalg::LinalgOp sibling;
     SmallVector<Operation *> siblingProducers;
     while (result.hasOneUse()) {
@@ -705,7 +735,11 @@ struct FuseEpiloguesPass
           consumer->getResult(0).getType() != result.getType() ||
           consumer->getBlock() != contraction->getBlock())
         break;
-      consumer = updateInPlace(rewriter, consumer, result);
+      Value consumerInit = consumer.getDpsInits()[0];
+      linalg::GenericOp updated = updateInPlace(rewriter, consumer, result);
+      if (updated != consumer)
+        destination = consumerInit;
+      consumer = updated;
       if (!sibling && !fusedTranspose && !batched)
         sibling = getSibling(contraction, consumer, tag, dequantization);
       fusable.insert(consumer);
@@ -714,6 +748,8 @@ struct FuseEpiloguesPass
       root = consumer;
       result = consumer->getResult(0);
     }
+
+    writeAccumulatorIntoDestination(rewriter, contraction, destination);
 
     auto resultType = cast<ShapedType>(result.getType());
     int64_t rank = resultType.getRank();
