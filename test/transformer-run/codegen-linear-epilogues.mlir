@@ -15,6 +15,8 @@
 // CHECK-NOT: FAIL
 // CHECK: PASS @batched_transpose_b: result[0] 2x19x45
 // CHECK: PASS @linear_3d_gelu: result[0] 2x37x53
+// CHECK: PASS @linear_3d_residual: result[0] 2x150x128
+// CHECK: PASS @linear_3d_residual_one_batch: result[0] 1x300x128
 // CHECK: PASS @linear_divisible: result[0] 256x512
 // CHECK: PASS @linear_dynamic: result[0] 45x70
 // CHECK: PASS @linear_dynamic_gelu_residual: result[0] 45x70
@@ -53,6 +55,30 @@ func.func @linear_3d_gelu(%x: tensor<2x37x61xf32>, %w: tensor<53x61xf32>, %b: te
   %0 = transformer.linear %x, %w, %b : tensor<2x37x61xf32>, tensor<53x61xf32>, tensor<53xf32> -> tensor<2x37x53xf32>
   %1 = transformer.gelu %0 : tensor<2x37x53xf32> -> tensor<2x37x53xf32>
   return %1 : tensor<2x37x53xf32>
+}
+
+// A 3-D x with n a multiple of the register tile: bias, GELU and the
+// residual add after the (batch, row) loops are collapsed, the reshapes
+// moved across the bias broadcast and the GELU (prepare-contractions), an
+// add one step further on the 3-D result; batch 1 as a [1, S, D] model
+// writes it, and batch 2.
+// PY: def case_linear_3d_residual(rng):
+// PY:     x, w, b, r = rng.standard_normal((2, 150, 96), np.float32), rng.standard_normal((128, 96), np.float32), rng.standard_normal((128,), np.float32), rng.standard_normal((2, 150, 128), np.float32)
+// PY:     return [x, w, b, r], [ref.gelu_tanh(ref.linear(x, w, b)) + r]
+func.func @linear_3d_residual(%x: tensor<2x150x96xf32>, %w: tensor<128x96xf32>, %b: tensor<128xf32>, %r: tensor<2x150x128xf32>) -> tensor<2x150x128xf32> {
+  %0 = transformer.linear %x, %w, %b : tensor<2x150x96xf32>, tensor<128x96xf32>, tensor<128xf32> -> tensor<2x150x128xf32>
+  %1 = transformer.gelu %0 : tensor<2x150x128xf32> -> tensor<2x150x128xf32>
+  %2 = transformer.add %1, %r : tensor<2x150x128xf32>, tensor<2x150x128xf32> -> tensor<2x150x128xf32>
+  return %2 : tensor<2x150x128xf32>
+}
+
+// PY: def case_linear_3d_residual_one_batch(rng):
+// PY:     x, w, b, r = rng.standard_normal((1, 300, 96), np.float32), rng.standard_normal((128, 96), np.float32), rng.standard_normal((128,), np.float32), rng.standard_normal((1, 300, 128), np.float32)
+// PY:     return [x, w, b, r], [r + ref.linear(x, w, b)]
+func.func @linear_3d_residual_one_batch(%x: tensor<1x300x96xf32>, %w: tensor<128x96xf32> {transformer.constant}, %b: tensor<128xf32>, %r: tensor<1x300x128xf32>) -> tensor<1x300x128xf32> {
+  %0 = transformer.linear %x, %w, %b : tensor<1x300x96xf32>, tensor<128x96xf32>, tensor<128xf32> -> tensor<1x300x128xf32>
+  %1 = transformer.add %r, %0 : tensor<1x300x128xf32>, tensor<1x300x128xf32> -> tensor<1x300x128xf32>
+  return %1 : tensor<1x300x128xf32>
 }
 
 // Two cache tiles in m and n, k in two blocks.

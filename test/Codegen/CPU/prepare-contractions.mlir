@@ -71,6 +71,44 @@ func.func @linear_3d(%x: tensor<2x3x4xf32>, %w: tensor<5x4xf32>, %c: tensor<2x3x
 
 // -----
 
+// With the m loops collapsed, the reshapes move across the element-wise ops
+// next to the contraction: the bias broadcast into its accumulator and its
+// consumer work on [128, 64] too, so that the epilogue fusion sees them;
+// an op one further (the add) keeps its shape.
+// CHECK-LABEL: func.func @linear_3d_neighbours
+// CHECK:         %[[BIAS:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<64xf32>) outs(%{{.*}} : tensor<128x64xf32>)
+// CHECK:         %[[R:.*]] = linalg.contract {{.*}} {transformer.contraction = "mnk"}
+// CHECK-SAME:      outs(%[[BIAS]] : tensor<128x64xf32>)
+// CHECK:         %[[G:.*]] = linalg.generic {{.*}} ins(%[[R]] : tensor<128x64xf32>)
+// CHECK:         %[[E:.*]] = tensor.expand_shape %[[G]] {{\[}}[0, 1], [2]] output_shape [1, 128, 64]
+// CHECK:         linalg.generic {{.*}} ins(%[[E]], %{{.*}} : tensor<1x128x64xf32>, tensor<1x128x64xf32>)
+func.func @linear_3d_neighbours(%x: tensor<1x128x64xf32>, %w: tensor<64x64xf32>, %bias: tensor<64xf32>) -> tensor<1x128x64xf32> {
+  %e = tensor.empty() : tensor<1x128x64xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%bias : tensor<64xf32>) outs(%e : tensor<1x128x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x128x64xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x128x64xf32>, tensor<64x64xf32>) outs(%b : tensor<1x128x64xf32>) {
+  ^bb0(%a: f32, %bb: f32, %acc: f32):
+    %m = arith.mulf %a, %bb : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x128x64xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%0 : tensor<1x128x64xf32>) outs(%e : tensor<1x128x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %t = math.tanh %in : f32
+    linalg.yield %t : f32
+  } -> tensor<1x128x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%g, %x : tensor<1x128x64xf32>, tensor<1x128x64xf32>) outs(%e : tensor<1x128x64xf32>) {
+  ^bb0(%in: f32, %in2: f32, %out: f32):
+    %t = arith.addf %in, %in2 : f32
+    linalg.yield %t : f32
+  } -> tensor<1x128x64xf32>
+  return %r : tensor<1x128x64xf32>
+}
+
+// -----
+
 // Loops in another order (k before n), or a result indexed (n, m): left
 // alone, lowered to loops.
 // CHECK-LABEL: func.func @other_orders

@@ -218,7 +218,14 @@ def TransformerCPUPrepareContractionsPass
     becomes one `(S*T) x N x K` contraction), and the op is tagged
     `transformer.contraction = "mnk"` or `"bmnk"`. The CPU schedule
     (`transformer-cpu-codegen`) matches these tags. Other contractions are
-    left alone and lowered to loops.
+    left alone and lowered to loops. The reshapes that the collapse puts
+    around the contraction then move across its element-wise neighbours
+    (`linalg::populateFoldReshapeOpsByCollapsingPatterns`, limited to the
+    generics whose result is collapsed into a tagged contraction or that
+    read its expanded result): a `linear` on `[1, S, D]` gets its bias
+    broadcast, GELU and residual add on `[S, N]`, where
+    `transformer-cpu-fuse-epilogues` fuses them into its cache tiles as it
+    does for a 2-D `linear`. Ops one step further keep their shape.
 
     A contraction `C[m, n] += A[m, k] * B[n, k]` on f32 with at most 16 rows
     (or a dynamic number of rows, then checked at run time with `scf.if`)

@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Dominance.h"
@@ -33,6 +34,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -875,6 +877,76 @@ void preparePanelContraction(RewriterBase &rewriter, linalg::LinalgOp op) {
     op->setAttr(kContractionAttrName, rewriter.getStringAttr("mnk"));
 }
 
+/// Whether `op` is a contraction this pass tagged for the schedule.
+bool isTaggedContraction(Operation *op) {
+  return op && isa<linalg::LinalgOp>(op) && op->hasAttr(kContractionAttrName);
+}
+
+/// Whether folding the reshape next to `operand` into its element-wise
+/// generic makes that generic a neighbour of a tagged contraction: the
+/// generic's result collapsed into a contraction's operand (a bias
+/// broadcast into the accumulator of a contraction whose leading loops
+/// were collapsed into one m), or its input the expanded result of one
+/// (a GELU or a residual add after it). Folded, the epilogue fusion sees
+/// them as the contraction's producer and consumers.
+bool foldsReshapeNextToContraction(OpOperand *operand) {
+  auto feedsContraction = [](tensor::CollapseShapeOp collapse) {
+    return llvm::any_of(collapse->getUsers(), isTaggedContraction);
+  };
+  // A collapse_shape of a generic's result: the pattern offers the
+  // collapse's source operand.
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(operand->getOwner()))
+    return isElementwiseOnTensors(operand->get().getDefiningOp()) &&
+           feedsContraction(collapse);
+  auto generic = dyn_cast<linalg::GenericOp>(operand->getOwner());
+  if (!generic || !isElementwiseOnTensors(generic))
+    return false;
+  // A result the function returns keeps its shape: returned as a view of
+  // a buffer, it would make the deallocation check at run time which of
+  // the function's buffers it aliases.
+  if (llvm::any_of(generic->getUsers(), [](Operation *user) {
+        return user->hasTrait<OpTrait::IsTerminator>();
+      }))
+    return false;
+  auto expand = operand->get().getDefiningOp<tensor::ExpandShapeOp>();
+  return expand && isTaggedContraction(expand.getSrc().getDefiningOp());
+}
+
+/// collapse_shape(expand_shape(x)) back to x (the op's folder, as a pattern:
+/// the pass's rewrite runs without folding).
+struct CancelCollapseOfExpand : OpRewritePattern<tensor::CollapseShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::CollapseShapeOp collapse,
+                                PatternRewriter &rewriter) const override {
+    auto expand = collapse.getSrc().getDefiningOp<tensor::ExpandShapeOp>();
+    if (!expand || expand.getSrc().getType() != collapse.getType() ||
+        expand.getReassociationIndices() != collapse.getReassociationIndices())
+      return failure();
+    rewriter.replaceOp(collapse, expand.getSrc());
+    return success();
+  }
+};
+
+/// Moves the reshapes that collapseOpIterationDims put around a contraction
+/// across its element-wise producers and consumers (the other side's
+/// reshapes then cancel), so that a linear on [1, s, d] fuses its bias and
+/// epilogue as one on [s, d] does.
+void foldReshapesAroundContractions(Operation *root) {
+  MLIRContext *ctx = root->getContext();
+  RewritePatternSet patterns(ctx);
+  linalg::populateFoldReshapeOpsByCollapsingPatterns(
+      patterns, foldsReshapeNextToContraction);
+  patterns.add<CancelCollapseOfExpand>(ctx);
+  tensor::populateFoldTensorEmptyPatterns(patterns);
+  // Only these rewrites: folding and constant CSE would move the constants
+  // of the few-rows kernels out of their branches.
+  GreedyRewriteConfig config;
+  config.enableFolding(false)
+      .enableConstantCSE(false)
+      .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  (void)applyPatternsGreedily(root, std::move(patterns), config);
+}
+
 struct PrepareContractionsPass
     : public transformer::impl::TransformerCPUPrepareContractionsPassBase<
           PrepareContractionsPass> {
@@ -984,6 +1056,7 @@ struct PrepareContractionsPass
     }
     eraseDeadDequantizations(rewriter, getOperation());
     mergeRowCountBranches(rewriter, getOperation());
+    foldReshapesAroundContractions(getOperation());
   }
 };
 
