@@ -901,9 +901,11 @@ bool foldsReshapeNextToContraction(OpOperand *operand) {
   auto generic = dyn_cast<linalg::GenericOp>(operand->getOwner());
   if (!generic || !isElementwiseOnTensors(generic))
     return false;
-  // A result the function returns keeps its shape: returned as a view of
-  // a buffer, it would make the deallocation check at run time which of
-  // the function's buffers it aliases.
+  // A result the function returns keeps its shape, and its op stays out of
+  // the contraction's tiles: fused, the contraction would accumulate in the
+  // call's fresh result buffer (a GPT-2 block at 128 tokens, whose result
+  // fits the L2 and gets no tile temporary, was 2-4% slower on two
+  // threads); unfused, the op writes it once.
   if (llvm::any_of(generic->getUsers(), [](Operation *user) {
         return user->hasTrait<OpTrait::IsTerminator>();
       }))
