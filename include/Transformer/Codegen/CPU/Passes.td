@@ -225,7 +225,9 @@ def TransformerCPUPrepareContractionsPass
     read its expanded result): a `linear` on `[1, S, D]` gets its bias
     broadcast, GELU and residual add on `[S, N]`, where
     `transformer-cpu-fuse-epilogues` fuses them into its cache tiles as it
-    does for a 2-D `linear`. Ops one step further keep their shape.
+    does for a 2-D `linear`. Ops one step further keep their shape, as
+    does an op whose result the function returns (fused, the contraction
+    would accumulate in the call's fresh result buffer).
 
     A contraction `C[m, n] += A[m, k] * B[n, k]` on f32 with at most 16 rows
     (or a dynamic number of rows, then checked at run time with `scf.if`)
