@@ -270,3 +270,81 @@ func.func @rows_per_outer_step(%panels: memref<4x128x32xf32>, %panel: index) -> 
   }
   return %r : vector<1x32xf32>
 }
+
+// -----
+
+// B packed by the schedule per k block: the block copy reads 8 rows x 32
+// columns of B per step into the block buffer, each panel is copied from
+// there, and the register tiles read the panel. The copy would wait on B
+// from memory at the start of every k block, so the 16 register tiles of
+// each panel prefetch, before their k loops, their share (128 / 16 = 8
+// rows) of the panel's columns in the next block: tile i rows 8 i to 8 i +
+// 7, 128 rows on, clamped to B's last row, one prefetch per line.
+// CHECK-LABEL: func.func @packed_block(
+// CHECK-SAME:    %[[B:[a-z0-9]+]]: memref<3072x768xf32>
+// CHECK:         scf.for %[[KB:.*]] = %c0 to %c3072 step %c128
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK-NOT:           memref.prefetch
+// CHECK:           scf.for %[[P:.*]] = %c0 to %c128 step %c32
+// CHECK:             %[[LAST:.*]] = arith.constant 3071 : index
+// CHECK:             scf.for %[[T:.*]] = %c0 to %c128 step %c8
+// CHECK:               %[[START:.*]] = arith.muli
+// CHECK:               %[[END:.*]] = arith.minsi
+// CHECK:               scf.for %[[R:.*]] = %[[START]] to %[[END]] step %c1
+// CHECK:                 %[[NEXT:.*]] = arith.addi %[[R]], %c128
+// CHECK:                 %[[ROW:.*]] = affine.apply #{{.*}}()[%[[KB]], %[[NEXT]]]
+// CHECK:                 %[[COL:.*]] = affine.apply #{{.*}}()[%{{.*}}, %[[P]]]
+// CHECK:                 %[[CLAMPED:.*]] = arith.minsi %[[ROW]], %[[LAST]]
+// CHECK:                 memref.prefetch %[[B]][%[[CLAMPED]], %[[COL]]], read, locality<1>, data
+// CHECK:                 %[[COL16:.*]] = arith.addi %[[COL]], %c16
+// CHECK:                 memref.prefetch %[[B]][%[[CLAMPED]], %[[COL16]]], read, locality<1>, data
+// CHECK:               scf.for {{.*}} iter_args
+// CHECK-NOT:             memref.prefetch
+// CHECK:                 vector.transfer_read %[[VIEW:.*]][
+#map = affine_map<()[s0, s1] -> (s0 + s1)>
+func.func @packed_block(%a: memref<128x3072xf32>, %b: memref<3072x768xf32>, %c: memref<128x768xf32>, %n0: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  %c3072 = arith.constant 3072 : index
+  %pad = arith.constant 0.0 : f32
+  %block = memref.alloc() {alignment = 64 : i64} : memref<65536xi8>
+  %panel = memref.alloc() {alignment = 64 : i64} : memref<16384xi8>
+  scf.for %kb = %c0 to %c3072 step %c128 {
+    %view = memref.view %block[%c0][] : memref<65536xi8> to memref<128x128xf32>
+    scf.for %r = %c0 to %c128 step %c8 {
+      %row = affine.apply #map()[%kb, %r]
+      scf.for %col = %c0 to %c128 step %c32 {
+        %n = affine.apply #map()[%n0, %col]
+        %v = vector.transfer_read %b[%row, %n], %pad {in_bounds = [true, true]} : memref<3072x768xf32>, vector<8x32xf32>
+        vector.transfer_write %v, %view[%r, %col] {in_bounds = [true, true]} : vector<8x32xf32>, memref<128x128xf32>
+      }
+    }
+    scf.for %p = %c0 to %c128 step %c32 {
+      %pview = memref.view %panel[%c0][] : memref<16384xi8> to memref<128x32xf32>
+      scf.for %r = %c0 to %c128 step %c8 {
+        %v = vector.transfer_read %view[%r, %p], %pad {in_bounds = [true, true]} : memref<128x128xf32>, vector<8x32xf32>
+        vector.transfer_write %v, %pview[%r, %c0] {in_bounds = [true, true]} : vector<8x32xf32>, memref<128x32xf32>
+      }
+      %n = affine.apply #map()[%n0, %p]
+      scf.for %t = %c0 to %c128 step %c8 {
+        %init = vector.transfer_read %c[%t, %n], %pad {in_bounds = [true, true]} : memref<128x768xf32>, vector<8x32xf32>
+        %acc = scf.for %k = %c0 to %c128 step %c1 iter_args(%x = %init) -> (vector<8x32xf32>) {
+          %ka = affine.apply #map()[%kb, %k]
+          %av = vector.transfer_read %a[%t, %ka], %pad {in_bounds = [true, true]} : memref<128x3072xf32>, vector<8x1xf32>
+          %bv = vector.transfer_read %pview[%k, %c0], %pad {in_bounds = [true, true]} : memref<128x32xf32>, vector<1x32xf32>
+          %ab = vector.broadcast %bv : vector<1x32xf32> to vector<8x32xf32>
+          %x1 = vector.fma %ab, %ab, %x : vector<8x32xf32>
+          scf.yield %x1 : vector<8x32xf32>
+        }
+        vector.transfer_write %acc, %c[%t, %n] {in_bounds = [true, true]} : vector<8x32xf32>, memref<128x768xf32>
+      }
+    }
+  }
+  memref.dealloc %panel : memref<16384xi8>
+  memref.dealloc %block : memref<65536xi8>
+  return
+}

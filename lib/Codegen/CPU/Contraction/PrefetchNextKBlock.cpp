@@ -7,7 +7,9 @@
 // prefetch, in step with its own reads, the rows it will read in the next k
 // block, so that they are in L2 by the time they are needed. A register
 // tile that reads a panel ([n / r, k, r], rows end to end, which the
-// hardware prefetchers follow) prefetches the next panel's row instead.
+// hardware prefetchers follow) prefetches the next panel's row instead. A
+// register tile that reads a panel the schedule packed per k block
+// prefetches its share of the block copy's source in the next k block.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +21,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::transformer {
 #define GEN_PASS_DEF_TRANSFORMERCPUPREFETCHNEXTKBLOCKPASS
@@ -130,6 +134,16 @@ getRowReads(scf::ForOp loop,
   return reads;
 }
 
+/// The block copy of B that a packed panel comes from (see
+/// getBlockCopySource): its read of B, its loops over the block's rows and
+/// columns, and the block's rows.
+struct BlockCopySource {
+  vector::TransferReadOp read;
+  scf::ForOp rows;
+  scf::ForOp columns;
+  int64_t blockRows;
+};
+
 struct PrefetchNextKBlockPass
     : public transformer::impl::TransformerCPUPrefetchNextKBlockPassBase<
           PrefetchNextKBlockPass> {
@@ -157,8 +171,15 @@ struct PrefetchNextKBlockPass
     });
     for (scf::ForOp loop : loops) {
       SmallVector<vector::TransferReadOp> panelReads;
-      for (vector::TransferReadOp read : getRowReads(loop, &panelReads))
+      SmallVector<vector::TransferReadOp> rowReads =
+          getRowReads(loop, &panelReads);
+      for (vector::TransferReadOp read : rowReads)
         prefetchNextBlock(loop, read);
+      if (rowReads.empty() && panelReads.empty()) {
+        if (std::optional<BlockCopySource> source = getBlockCopySource(loop))
+          prefetchNextBlockSource(loop, *source);
+        continue;
+      }
       if (panelReads.empty())
         continue;
       // Shared among the tiles: one row per step of the loop, before its
@@ -332,6 +353,148 @@ struct PrefetchNextKBlockPass
       indices[rank - 1] = arith::AddIOp::create(b, loc, column, offset);
       memref::PrefetchOp::create(b, loc, memref, indices, /*isWrite=*/false,
                                  locality, /*isDataCache=*/true);
+    }
+  }
+
+  /// Where the schedule packs B per k block (a block copy of B's rows into
+  /// a local buffer, then each panel copied from it), the register tiles
+  /// read the packed panel, and the block copy reads B where it lies: at the
+  /// start of each k block it waits on B's rows from L3 or memory, the
+  /// tiles idle. `loop` is a register tile's k loop in the loop over the
+  /// panel's tiles along m, in the loop over panels, in the k block loop
+  /// whose body starts with the block copy: a loop over rows (step 8) and
+  /// a loop over columns (the register tile's width) that reads B
+  /// (`vector.transfer_read` of rows x columns, not a local buffer) and
+  /// writes a view at (row, column). The panel loop must step over the same
+  /// columns as the copy's column loop.
+  std::optional<BlockCopySource> getBlockCopySource(scf::ForOp loop) {
+    auto tiles = dyn_cast<scf::ForOp>(loop->getParentOp());
+    auto panels = tiles ? dyn_cast<scf::ForOp>(tiles->getParentOp()) : nullptr;
+    auto kBlocks =
+        panels ? dyn_cast<scf::ForOp>(panels->getParentOp()) : nullptr;
+    if (!kBlocks || !loop.getStaticTripCount() || !tiles.getStaticTripCount())
+      return std::nullopt;
+    for (auto rows : kBlocks.getBody()->getOps<scf::ForOp>()) {
+      if (rows == panels)
+        break;
+      for (auto columns : rows.getBody()->getOps<scf::ForOp>()) {
+        for (auto read : columns.getBody()->getOps<vector::TransferReadOp>()) {
+          VectorType type = read.getVectorType();
+          auto memref = dyn_cast<MemRefType>(read.getBase().getType());
+          if (!memref || memref.getRank() != 2 || type.getRank() != 2 ||
+              read.getMask() || !read.getPermutationMap().isMinorIdentity() ||
+              read.getBase().getDefiningOp<memref::ViewOp>() ||
+              read.getBase().getDefiningOp<memref::AllocOp>() ||
+              !kBlocks.isDefinedOutsideOfLoop(read.getBase()) ||
+              !read->hasOneUse())
+            continue;
+          auto write =
+              dyn_cast<vector::TransferWriteOp>(*read->getUsers().begin());
+          if (!write || !write.getBase().getDefiningOp<memref::ViewOp>() ||
+              write.getIndices()[0] != rows.getInductionVar() ||
+              write.getIndices()[1] != columns.getInductionVar())
+            continue;
+          std::optional<int64_t> copyStep =
+              getConstantIntValue(columns.getStep());
+          std::optional<int64_t> panelStep =
+              getConstantIntValue(panels.getStep());
+          std::optional<int64_t> rowBound =
+              getConstantIntValue(rows.getUpperBound());
+          if (!copyStep || !panelStep || *copyStep != *panelStep || !rowBound ||
+              !isConstantIntValue(rows.getLowerBound(), 0) ||
+              !isConstantIntValue(columns.getLowerBound(), 0) ||
+              !isConstantIntValue(panels.getLowerBound(), 0))
+            continue;
+          return BlockCopySource{read, rows, columns, *rowBound};
+        }
+      }
+    }
+    return std::nullopt;
+  }
+
+  /// Clones the ops between `value` and the copy loops' induction variables
+  /// before `b`'s insertion point, with the row and column induction
+  /// variables replaced; none if the chain has anything but pure ops on
+  /// values defined outside the copy.
+  Value cloneIndex(OpBuilder &b, Value value, BlockCopySource source,
+                   IRMapping &mapping) {
+    if (Value mapped = mapping.lookupOrNull(value))
+      return mapped;
+    if (source.rows.isDefinedOutsideOfLoop(value))
+      return value;
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getNumRegions() != 0 || !isPure(def) ||
+        def->getNumResults() != 1)
+      return {};
+    for (Value operand : def->getOperands())
+      if (!cloneIndex(b, operand, source, mapping))
+        return {};
+    Operation *clone = b.clone(*def, mapping);
+    return clone->getResult(0);
+  }
+
+  /// Before each step of `loop` (a register tile of the panel's loop, tile i
+  /// of T), prefetches the B lines of its share of the next k block: rows
+  /// `i * c + j * c / Kb` (c = ceil(Kb / T), j the step's row offset) of the
+  /// next block, at the panel's columns, clamped to B's last row.
+  void prefetchNextBlockSource(scf::ForOp loop, BlockCopySource source) {
+    auto tiles = cast<scf::ForOp>(loop->getParentOp());
+    auto panels = cast<scf::ForOp>(tiles->getParentOp());
+    vector::TransferReadOp read = source.read;
+    Location loc = read.getLoc();
+    Value memref = read.getBase();
+    int64_t blockRows = source.blockRows;
+    OpBuilder outer(tiles);
+    Value step = tiles.getStep();
+    Value one = arith::ConstantIndexOp::create(outer, loc, 1);
+    Value extent = outer.createOrFold<arith::SubIOp>(loc, tiles.getUpperBound(),
+                                                     tiles.getLowerBound());
+    Value count = outer.createOrFold<arith::MaxSIOp>(
+        loc, outer.createOrFold<arith::CeilDivSIOp>(loc, extent, step), one);
+    Value rowsPerTile = outer.createOrFold<arith::CeilDivSIOp>(
+        loc, arith::ConstantIndexOp::create(outer, loc, blockRows), count);
+    Value lastRow = outer.createOrFold<arith::SubIOp>(
+        loc, outer.createOrFold<memref::DimOp>(loc, memref, 0), one);
+    OpBuilder inTile(loop);
+    Value index = inTile.createOrFold<arith::DivUIOp>(
+        loc,
+        inTile.createOrFold<arith::SubIOp>(loc, tiles.getInductionVar(),
+                                           tiles.getLowerBound()),
+        step);
+    Value start = inTile.createOrFold<arith::MulIOp>(loc, index, rowsPerTile);
+
+    // A loop over the share's rows before the tile's k loop.
+    Value end = inTile.createOrFold<arith::MinSIOp>(
+        loc, inTile.createOrFold<arith::AddIOp>(loc, start, rowsPerTile),
+        arith::ConstantIndexOp::create(inTile, loc, blockRows));
+    auto shareLoop = scf::ForOp::create(inTile, loc, start, end, one);
+    OpBuilder b = OpBuilder::atBlockBegin(shareLoop.getBody());
+    Value shareRow = b.createOrFold<arith::AddIOp>(
+        loc, shareLoop.getInductionVar(),
+        arith::ConstantIndexOp::create(b, loc, blockRows));
+    IRMapping mapping;
+    mapping.map(source.rows.getInductionVar(), shareRow);
+    mapping.map(source.columns.getInductionVar(), panels.getInductionVar());
+    Value row = cloneIndex(b, read.getIndices()[0], source, mapping);
+    Value column = cloneIndex(b, read.getIndices()[1], source, mapping);
+    if (!row || !column) {
+      shareLoop.erase();
+      return;
+    }
+    row = b.createOrFold<arith::MinSIOp>(loc, row, lastRow);
+    auto memrefType = cast<MemRefType>(memref.getType());
+    int64_t elementBytes =
+        std::max<int64_t>(1, memrefType.getElementTypeBitWidth() / 8);
+    int64_t rowBytes = read.getVectorType().getDimSize(1) * elementBytes;
+    for (int64_t bytes = 0; bytes < rowBytes; bytes += kCacheLineBytes) {
+      Value c = bytes == 0 ? column
+                           : b.createOrFold<arith::AddIOp>(
+                                 loc, column,
+                                 arith::ConstantIndexOp::create(
+                                     b, loc, bytes / elementBytes));
+      memref::PrefetchOp::create(b, loc, memref, ValueRange{row, c},
+                                 /*isWrite=*/false, locality,
+                                 /*isDataCache=*/true);
     }
   }
 
