@@ -134,6 +134,33 @@ getRowReads(scf::ForOp loop,
   return reads;
 }
 
+/// The share of a k block of Kb rows that register tile i of the T tiles
+/// `tiles` steps over takes (a tile's k loop `loop` is in it): c = ceil(Kb /
+/// T) rows from row i * c. Returns i * c, built before `loop`, and c, built
+/// before `tiles`.
+std::pair<Value, Value> buildRowShare(scf::ForOp tiles, scf::ForOp loop,
+                                      int64_t blockRows, Location loc) {
+  // Before the tiles' loop: T (at least 1) and c.
+  OpBuilder outer(tiles);
+  Value step = tiles.getStep();
+  Value one = arith::ConstantIndexOp::create(outer, loc, 1);
+  Value extent = outer.createOrFold<arith::SubIOp>(loc, tiles.getUpperBound(),
+                                                   tiles.getLowerBound());
+  Value count = outer.createOrFold<arith::MaxSIOp>(
+      loc, outer.createOrFold<arith::CeilDivSIOp>(loc, extent, step), one);
+  Value rowsPerTile = outer.createOrFold<arith::CeilDivSIOp>(
+      loc, arith::ConstantIndexOp::create(outer, loc, blockRows), count);
+  // In the tile, before its k loop: the first row of its share.
+  OpBuilder inTile(loop);
+  Value index = inTile.createOrFold<arith::DivUIOp>(
+      loc,
+      inTile.createOrFold<arith::SubIOp>(loc, tiles.getInductionVar(),
+                                         tiles.getLowerBound()),
+      step);
+  Value start = inTile.createOrFold<arith::MulIOp>(loc, index, rowsPerTile);
+  return {start, rowsPerTile};
+}
+
 /// The block copy of B that a packed panel comes from (see
 /// getBlockCopySource): its read of B, its loops over the block's rows and
 /// columns, and the block's rows.
@@ -226,25 +253,8 @@ struct PrefetchNextKBlockPass
     int64_t blockRows = loop.getStaticTripCount()->getSExtValue() * *kStep;
     if (blockRows <= 0)
       return std::nullopt;
-    Location loc = first.getLoc();
-    // Before the tiles' loop: T (at least 1) and c.
-    OpBuilder outer(tiles);
-    Value step = tiles.getStep();
-    Value one = arith::ConstantIndexOp::create(outer, loc, 1);
-    Value extent = outer.createOrFold<arith::SubIOp>(loc, tiles.getUpperBound(),
-                                                     tiles.getLowerBound());
-    Value count = outer.createOrFold<arith::MaxSIOp>(
-        loc, outer.createOrFold<arith::CeilDivSIOp>(loc, extent, step), one);
-    Value rowsPerTile = outer.createOrFold<arith::CeilDivSIOp>(
-        loc, arith::ConstantIndexOp::create(outer, loc, blockRows), count);
-    // In the tile, before its k loop: the first row of its share.
-    OpBuilder inTile(loop);
-    Value index = inTile.createOrFold<arith::DivUIOp>(
-        loc,
-        inTile.createOrFold<arith::SubIOp>(loc, tiles.getInductionVar(),
-                                           tiles.getLowerBound()),
-        step);
-    Value start = inTile.createOrFold<arith::MulIOp>(loc, index, rowsPerTile);
+    auto [start, rowsPerTile] =
+        buildRowShare(tiles, loop, blockRows, first.getLoc());
     return RowTileShare{row, start, rowsPerTile, blockRows};
   }
 
@@ -362,11 +372,11 @@ struct PrefetchNextKBlockPass
   /// start of each k block it waits on B's rows from L3 or memory, the
   /// tiles idle. `loop` is a register tile's k loop in the loop over the
   /// panel's tiles along m, in the loop over panels, in the k block loop
-  /// whose body starts with the block copy: a loop over rows (step 8) and
-  /// a loop over columns (the register tile's width) that reads B
+  /// whose body starts with the block copy: a loop over rows and a loop
+  /// over columns (the register tile's width) that reads B
   /// (`vector.transfer_read` of rows x columns, not a local buffer) and
   /// writes a view at (row, column). The panel loop must step over the same
-  /// columns as the copy's column loop.
+  /// columns as the copy's column loop, from 0 to the same constant.
   std::optional<BlockCopySource> getBlockCopySource(scf::ForOp loop) {
     auto tiles = dyn_cast<scf::ForOp>(loop->getParentOp());
     auto panels = tiles ? dyn_cast<scf::ForOp>(tiles->getParentOp()) : nullptr;
@@ -401,6 +411,9 @@ struct PrefetchNextKBlockPass
           std::optional<int64_t> rowBound =
               getConstantIntValue(rows.getUpperBound());
           if (!copyStep || !panelStep || *copyStep != *panelStep || !rowBound ||
+              getConstantIntValue(columns.getUpperBound()) !=
+                  getConstantIntValue(panels.getUpperBound()) ||
+              !getConstantIntValue(panels.getUpperBound()) ||
               !isConstantIntValue(rows.getLowerBound(), 0) ||
               !isConstantIntValue(columns.getLowerBound(), 0) ||
               !isConstantIntValue(panels.getLowerBound(), 0))
@@ -433,10 +446,12 @@ struct PrefetchNextKBlockPass
     return clone->getResult(0);
   }
 
-  /// Before each step of `loop` (a register tile of the panel's loop, tile i
-  /// of T), prefetches the B lines of its share of the next k block: rows
-  /// `i * c + j * c / Kb` (c = ceil(Kb / T), j the step's row offset) of the
-  /// next block, at the panel's columns, clamped to B's last row.
+  /// Before `loop` (the k loop of register tile i of the T tiles along m of
+  /// a panel), a loop that prefetches the tile's share of the panel's
+  /// columns in the next k block: rows `i * c` to `(i + 1) * c - 1` of it (c
+  /// = ceil(Kb / T)), at the block copy's indices with its loops' induction
+  /// variables replaced by the row plus Kb and the panel, clamped to B's
+  /// last row, one prefetch per line.
   void prefetchNextBlockSource(scf::ForOp loop, BlockCopySource source) {
     auto tiles = cast<scf::ForOp>(loop->getParentOp());
     auto panels = cast<scf::ForOp>(tiles->getParentOp());
@@ -444,24 +459,12 @@ struct PrefetchNextKBlockPass
     Location loc = read.getLoc();
     Value memref = read.getBase();
     int64_t blockRows = source.blockRows;
+    auto [start, rowsPerTile] = buildRowShare(tiles, loop, blockRows, loc);
     OpBuilder outer(tiles);
-    Value step = tiles.getStep();
     Value one = arith::ConstantIndexOp::create(outer, loc, 1);
-    Value extent = outer.createOrFold<arith::SubIOp>(loc, tiles.getUpperBound(),
-                                                     tiles.getLowerBound());
-    Value count = outer.createOrFold<arith::MaxSIOp>(
-        loc, outer.createOrFold<arith::CeilDivSIOp>(loc, extent, step), one);
-    Value rowsPerTile = outer.createOrFold<arith::CeilDivSIOp>(
-        loc, arith::ConstantIndexOp::create(outer, loc, blockRows), count);
     Value lastRow = outer.createOrFold<arith::SubIOp>(
         loc, outer.createOrFold<memref::DimOp>(loc, memref, 0), one);
     OpBuilder inTile(loop);
-    Value index = inTile.createOrFold<arith::DivUIOp>(
-        loc,
-        inTile.createOrFold<arith::SubIOp>(loc, tiles.getInductionVar(),
-                                           tiles.getLowerBound()),
-        step);
-    Value start = inTile.createOrFold<arith::MulIOp>(loc, index, rowsPerTile);
 
     // A loop over the share's rows before the tile's k loop.
     Value end = inTile.createOrFold<arith::MinSIOp>(
