@@ -348,3 +348,58 @@ func.func @packed_block(%a: memref<128x3072xf32>, %b: memref<3072x768xf32>, %c: 
   memref.dealloc %block : memref<65536xi8>
   return
 }
+
+// -----
+
+// A panel loop that does not cover the block copy's columns (here 96 of
+// 128) is not taken for the copy's panels: no prefetch.
+// CHECK-LABEL: func.func @packed_block_other_columns(
+// CHECK-NOT:     memref.prefetch
+// CHECK:         return
+#map = affine_map<()[s0, s1] -> (s0 + s1)>
+func.func @packed_block_other_columns(%a: memref<128x3072xf32>, %b: memref<3072x768xf32>, %c: memref<128x768xf32>, %n0: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  %c96 = arith.constant 96 : index
+  %c3072 = arith.constant 3072 : index
+  %pad = arith.constant 0.0 : f32
+  %block = memref.alloc() {alignment = 64 : i64} : memref<65536xi8>
+  %panel = memref.alloc() {alignment = 64 : i64} : memref<16384xi8>
+  scf.for %kb = %c0 to %c3072 step %c128 {
+    %view = memref.view %block[%c0][] : memref<65536xi8> to memref<128x128xf32>
+    scf.for %r = %c0 to %c128 step %c8 {
+      %row = affine.apply #map()[%kb, %r]
+      scf.for %col = %c0 to %c128 step %c32 {
+        %n = affine.apply #map()[%n0, %col]
+        %v = vector.transfer_read %b[%row, %n], %pad {in_bounds = [true, true]} : memref<3072x768xf32>, vector<8x32xf32>
+        vector.transfer_write %v, %view[%r, %col] {in_bounds = [true, true]} : vector<8x32xf32>, memref<128x128xf32>
+      }
+    }
+    scf.for %p = %c0 to %c96 step %c32 {
+      %pview = memref.view %panel[%c0][] : memref<16384xi8> to memref<128x32xf32>
+      scf.for %r = %c0 to %c128 step %c8 {
+        %v = vector.transfer_read %view[%r, %p], %pad {in_bounds = [true, true]} : memref<128x128xf32>, vector<8x32xf32>
+        vector.transfer_write %v, %pview[%r, %c0] {in_bounds = [true, true]} : vector<8x32xf32>, memref<128x32xf32>
+      }
+      %n = affine.apply #map()[%n0, %p]
+      scf.for %t = %c0 to %c128 step %c8 {
+        %init = vector.transfer_read %c[%t, %n], %pad {in_bounds = [true, true]} : memref<128x768xf32>, vector<8x32xf32>
+        %acc = scf.for %k = %c0 to %c128 step %c1 iter_args(%x = %init) -> (vector<8x32xf32>) {
+          %ka = affine.apply #map()[%kb, %k]
+          %av = vector.transfer_read %a[%t, %ka], %pad {in_bounds = [true, true]} : memref<128x3072xf32>, vector<8x1xf32>
+          %bv = vector.transfer_read %pview[%k, %c0], %pad {in_bounds = [true, true]} : memref<128x32xf32>, vector<1x32xf32>
+          %ab = vector.broadcast %bv : vector<1x32xf32> to vector<8x32xf32>
+          %x1 = vector.fma %ab, %ab, %x : vector<8x32xf32>
+          scf.yield %x1 : vector<8x32xf32>
+        }
+        vector.transfer_write %acc, %c[%t, %n] {in_bounds = [true, true]} : vector<8x32xf32>, memref<128x768xf32>
+      }
+    }
+  }
+  memref.dealloc %panel : memref<16384xi8>
+  memref.dealloc %block : memref<65536xi8>
+  return
+}
