@@ -171,7 +171,9 @@ def bench_format(args, cfg, weight_type, lengths, torch_rows):
                        ["--output=", "--output="])
         times["decode step at %d" % n] = t
     path = os.path.join(args.workdir, "prompt32.npy")
-    t, _, rss = ours(args, "generate", ["@" + path, "i64=128"], 1, ["--output="])
+    # The median of --reps calls: one call caught a slow minute of a shared
+    # machine as often as not (1.8x on a Zen 4 VM).
+    t, _, rss = ours(args, "generate", ["@" + path, "i64=128"], args.reps, ["--output="])
     times["generate 128 after 32 (ms)"] = t
     size = os.path.getsize(args.weights) / 2**20
     return [times[name] for name, _ in torch_rows], prefill_compile, rss, size

@@ -234,7 +234,7 @@ def bench_format(args, cfg, weight_type, lengths, torch_rows, steps, max_seq):
     path = os.path.join(args.workdir, "prompt%d.npy" % PROMPT)
     tokens = os.path.join(args.workdir, "generated-%s.npy" % weight_type)
     name = "generate %d after %d (ms)" % (steps, PROMPT)
-    t, _, rss = gpt2.ours(args, "generate", ["@" + path, "i64=%d" % steps], 1,
+    t, _, rss = gpt2.ours(args, "generate", ["@" + path, "i64=%d" % steps], args.reps,
                           ["--output=@" + tokens])
     times[name] = t
     size = os.path.getsize(args.weights) / 2**20
