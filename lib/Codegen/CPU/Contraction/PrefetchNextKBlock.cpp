@@ -161,6 +161,29 @@ std::pair<Value, Value> buildRowShare(scf::ForOp tiles, scf::ForOp loop,
   return {start, rowsPerTile};
 }
 
+/// Prefetches one row of `memref`, `rowElements` elements from `indices`
+/// (the row's first column at `columnDim`), one prefetch per cache line.
+/// The lines' column offsets are constants built by `constants` (before a
+/// loop, where `b` is in it).
+void prefetchRowLines(OpBuilder &b, OpBuilder &constants, Location loc,
+                      Value memref, SmallVector<Value> indices,
+                      unsigned columnDim, int64_t rowElements,
+                      unsigned locality) {
+  auto memrefType = cast<MemRefType>(memref.getType());
+  int64_t elementBytes =
+      std::max<int64_t>(1, memrefType.getElementTypeBitWidth() / 8);
+  Value column = indices[columnDim];
+  for (int64_t bytes = 0; bytes < rowElements * elementBytes;
+       bytes += kCacheLineBytes) {
+    if (bytes != 0)
+      indices[columnDim] = arith::AddIOp::create(
+          b, loc, column,
+          arith::ConstantIndexOp::create(constants, loc, bytes / elementBytes));
+    memref::PrefetchOp::create(b, loc, memref, indices, /*isWrite=*/false,
+                               locality, /*isDataCache=*/true);
+  }
+}
+
 /// The block copy of B that a packed panel comes from (see
 /// getBlockCopySource): its read of B, its loops over the block's rows and
 /// columns, and the block's rows.
@@ -271,7 +294,6 @@ struct PrefetchNextKBlockPass
     OpBuilder b(read);
     Location loc = read.getLoc();
     Value memref = read.getBase();
-    auto memrefType = cast<MemRefType>(memref.getType());
     SmallVector<Value> indices(read.getIndices());
     // The next panel before the loop where the buffer and the panel are the
     // loop's invariants, else at the read.
@@ -306,20 +328,9 @@ struct PrefetchNextKBlockPass
           arith::ConstantIndexOp::create(invariant, loc, 1));
       indices[1] = b.createOrFold<arith::MinSIOp>(loc, row, lastRow);
     }
-    int64_t elementBytes =
-        std::max<int64_t>(1, memrefType.getElementTypeBitWidth() / 8);
-    int64_t rowBytes = read.getVectorType().getDimSize(1) * elementBytes;
-    Value column = read.getIndices()[2];
-    for (int64_t offset = 0; offset < rowBytes; offset += kCacheLineBytes) {
-      indices[2] = offset == 0 ? column
-                               : arith::AddIOp::create(
-                                     b, loc, column,
-                                     arith::ConstantIndexOp::create(
-                                         invariant, loc, offset / elementBytes))
-                                     .getResult();
-      memref::PrefetchOp::create(b, loc, memref, indices, /*isWrite=*/false,
-                                 locality, /*isDataCache=*/true);
-    }
+    indices[2] = read.getIndices()[2];
+    prefetchRowLines(b, invariant, loc, memref, indices, /*columnDim=*/2,
+                     read.getVectorType().getDimSize(1), locality);
   }
 
   /// Before `read`, prefetches the same columns `distance` rows further on
@@ -344,26 +355,11 @@ struct PrefetchNextKBlockPass
         loc, invariant.createOrFold<memref::DimOp>(loc, memref, rank - 2),
         arith::ConstantIndexOp::create(invariant, loc, 1));
     Value ahead = arith::ConstantIndexOp::create(invariant, loc, rows);
-    int64_t elementBytes =
-        std::max<int64_t>(1, memrefType.getElementTypeBitWidth() / 8);
-    int64_t rowBytes = read.getVectorType().getDimSize(1) * elementBytes;
-    SmallVector<Value> lineOffsets;
-    for (int64_t offset = kCacheLineBytes; offset < rowBytes;
-         offset += kCacheLineBytes)
-      lineOffsets.push_back(arith::ConstantIndexOp::create(
-          invariant, loc, offset / elementBytes));
-
     SmallVector<Value> indices(read.getIndices());
     Value row = arith::AddIOp::create(b, loc, indices[rank - 2], ahead);
     indices[rank - 2] = arith::MinSIOp::create(b, loc, row, lastRow);
-    memref::PrefetchOp::create(b, loc, memref, indices, /*isWrite=*/false,
-                               locality, /*isDataCache=*/true);
-    Value column = read.getIndices()[rank - 1];
-    for (Value offset : lineOffsets) {
-      indices[rank - 1] = arith::AddIOp::create(b, loc, column, offset);
-      memref::PrefetchOp::create(b, loc, memref, indices, /*isWrite=*/false,
-                                 locality, /*isDataCache=*/true);
-    }
+    prefetchRowLines(b, invariant, loc, memref, indices, rank - 1,
+                     read.getVectorType().getDimSize(1), locality);
   }
 
   /// Where the schedule packs B per k block (a block copy of B's rows into
@@ -485,20 +481,8 @@ struct PrefetchNextKBlockPass
       return;
     }
     row = b.createOrFold<arith::MinSIOp>(loc, row, lastRow);
-    auto memrefType = cast<MemRefType>(memref.getType());
-    int64_t elementBytes =
-        std::max<int64_t>(1, memrefType.getElementTypeBitWidth() / 8);
-    int64_t rowBytes = read.getVectorType().getDimSize(1) * elementBytes;
-    for (int64_t bytes = 0; bytes < rowBytes; bytes += kCacheLineBytes) {
-      Value c = bytes == 0 ? column
-                           : b.createOrFold<arith::AddIOp>(
-                                 loc, column,
-                                 arith::ConstantIndexOp::create(
-                                     b, loc, bytes / elementBytes));
-      memref::PrefetchOp::create(b, loc, memref, ValueRange{row, c},
-                                 /*isWrite=*/false, locality,
-                                 /*isDataCache=*/true);
-    }
+    prefetchRowLines(b, b, loc, memref, {row, column}, /*columnDim=*/1,
+                     read.getVectorType().getDimSize(1), locality);
   }
 
   static int64_t getConstantStep(scf::ForOp loop) {
