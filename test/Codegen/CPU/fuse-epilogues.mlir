@@ -399,3 +399,50 @@ func.func @tile_temporary(%a: tensor<1024x256xf32>, %b: tensor<256x1024xf32>, %x
   %1 = linalg.matmul {transformer.contraction = "mnk"} ins(%x, %y : tensor<128x128xf32>, tensor<128x128xf32>) outs(%f2 : tensor<128x128xf32>) -> tensor<128x128xf32>
   return %0, %1 : tensor<1024x1024xf32>, tensor<128x128xf32>
 }
+
+// -----
+
+// Two contractions of the same rows by two weights in panels, fused as
+// siblings: their zero-filled accumulator is replaced in the tiles, and
+// no dead fill of the whole result is left before the tiles (bufferized,
+// it was a buffer of all rows zeroed on every call and freed unread).
+// CHECK-LABEL: func.func @gated_no_dead_fill(
+// CHECK-NOT:     linalg.generic
+// CHECK:         scf.forall
+#pa = affine_map<(d0, d1, d2) -> (d0, d2)>
+#pb = affine_map<(d0, d1, d2) -> (d1 floordiv 16, d2, d1 mod 16)>
+#pc = affine_map<(d0, d1, d2) -> (d0, d1)>
+#pid = affine_map<(d0, d1) -> (d0, d1)>
+func.func @gated_no_dead_fill(%x: tensor<?x64xf32>, %g: tensor<8x64x16xf32>, %u: tensor<8x64x16xf32>, %dest: tensor<?x128xf32>) -> tensor<?x128xf32> {
+  %c0 = arith.constant 0 : index
+  %rows = tensor.dim %x, %c0 : tensor<?x64xf32>
+  %e = tensor.empty(%rows) : tensor<?x128xf32>
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %fill = linalg.generic {indexing_maps = [#pid], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<?x128xf32>) {
+  ^bb0(%out: f32):
+    linalg.yield %zero : f32
+  } -> tensor<?x128xf32>
+  %gate = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %g : tensor<?x64xf32>, tensor<8x64x16xf32>) outs(%fill : tensor<?x128xf32>) attrs = {transformer.contraction = "mnk"} {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %p = arith.mulf %in, %w : f32
+    %s = arith.addf %out, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<?x128xf32>
+  %up = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %u : tensor<?x64xf32>, tensor<8x64x16xf32>) outs(%fill : tensor<?x128xf32>) attrs = {transformer.contraction = "mnk"} {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %p = arith.mulf %in, %w : f32
+    %s = arith.addf %out, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<?x128xf32>
+  %m = linalg.generic {indexing_maps = [#pid, #pid, #pid], iterator_types = ["parallel", "parallel"]} ins(%gate, %up : tensor<?x128xf32>, tensor<?x128xf32>) outs(%dest : tensor<?x128xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %n = arith.negf %a : f32
+    %ex = math.exp %n : f32
+    %d = arith.addf %ex, %one : f32
+    %s = arith.divf %a, %d : f32
+    %r = arith.mulf %s, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<?x128xf32>
+  return %m : tensor<?x128xf32>
+}
