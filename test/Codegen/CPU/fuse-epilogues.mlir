@@ -332,6 +332,26 @@ func.func @dynamic_rows_three_column_tiles(%x: tensor<?x3072xf32>, %w: tensor<30
 
 // -----
 
+// A dynamic number of rows and 128 columns (a GQA model's k and v
+// projections): the tile is first narrowed to the 128 columns there are,
+// and one tile would leave one of two threads idle at up to 132 rows; two
+// of 64 share them. One thread keeps one tile.
+// CHECK-LABEL: func.func @dynamic_rows_one_column_tile
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (%{{.*}}, 128) step (132, 64)
+// ONE-LABEL:     func.func @dynamic_rows_one_column_tile
+// ONE:           scf.forall ({{.*}}) = (0, 0) to (%{{.*}}, 128) step (132, 128)
+func.func @dynamic_rows_one_column_tile(%x: tensor<?x896xf32>, %w: tensor<896x128xf32>) -> tensor<?x128xf32> {
+  %cst = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %x, %c0 : tensor<?x896xf32>
+  %e = tensor.empty(%m) : tensor<?x128xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<?x128xf32>) -> tensor<?x128xf32>
+  %y = linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {transformer.contraction = "mnk"} ins(%x, %w : tensor<?x896xf32>, tensor<896x128xf32>) outs(%z : tensor<?x128xf32>) -> tensor<?x128xf32>
+  return %y : tensor<?x128xf32>
+}
+
+// -----
+
 // A dynamic number of rows, with the accumulator given by the caller (a
 // kernel argument) and a bias add: the bounds of the cache tiles are read
 // from the accumulator, not from the unfused contraction, which is then gone
