@@ -762,3 +762,40 @@ func.func @padded_rows_of_a(%a: tensor<264x2048xf32>, %b: tensor<2048x32xf32>, %
   %0 = linalg.matmul ins(%a, %b : tensor<264x2048xf32>, tensor<2048x32xf32>) outs(%c : tensor<264x32xf32>) -> tensor<264x32xf32>
   return %0 : tensor<264x32xf32>
 }
+
+// -----
+
+// A dynamic number of rows by a weight in panels: the row form overwrites
+// its whole result, and its sizes are read from the tensor.empty, not
+// from the zero fill cloned into its branch (read there, they kept the fill
+// alive outside the outlined kernel: a fill of the whole result, a kernel
+// of its own, on every call of a decode step's projection).
+// CHECK-LABEL: func.func @panel_dynamic_rows
+// CHECK:         %[[EMPTY:.*]] = tensor.empty
+// CHECK:         scf.if
+// CHECK:           %[[FILL:.*]] = linalg.generic {{.*}} outs(%[[EMPTY]] : tensor<?x128xf32>)
+// CHECK-NOT:       tensor.dim %[[FILL]]
+// CHECK:           tensor.dim %[[EMPTY]], %c1
+// CHECK-NOT:       tensor.dim %[[FILL]]
+// CHECK:           scf.forall
+#pa = affine_map<(d0, d1, d2) -> (d0, d2)>
+#pb = affine_map<(d0, d1, d2) -> (d1 floordiv 32, d2, d1 mod 32)>
+#pc = affine_map<(d0, d1, d2) -> (d0, d1)>
+#pid = affine_map<(d0, d1) -> (d0, d1)>
+func.func @panel_dynamic_rows(%x: tensor<?x64xf32>, %w: tensor<4x64x32xf32>) -> tensor<?x128xf32> {
+  %c0 = arith.constant 0 : index
+  %rows = tensor.dim %x, %c0 : tensor<?x64xf32>
+  %e = tensor.empty(%rows) : tensor<?x128xf32>
+  %zero = arith.constant 0.0 : f32
+  %fill = linalg.generic {indexing_maps = [#pid], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<?x128xf32>) {
+  ^bb0(%out: f32):
+    linalg.yield %zero : f32
+  } -> tensor<?x128xf32>
+  %y = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : tensor<?x64xf32>, tensor<4x64x32xf32>) outs(%fill : tensor<?x128xf32>) {
+  ^bb0(%in: f32, %b: f32, %out: f32):
+    %p = arith.mulf %in, %b : f32
+    %s = arith.addf %out, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<?x128xf32>
+  return %y : tensor<?x128xf32>
+}

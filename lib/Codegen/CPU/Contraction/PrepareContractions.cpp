@@ -630,6 +630,22 @@ linalg::LinalgOp packRhsPerCall(IRRewriter &rewriter, linalg::LinalgOp &op,
   return *generic;
 }
 
+/// Erases `op`, a destination-style op whose results only tensor.dim ops
+/// use: each reads the size of the result's tied init instead.
+void eraseIfOnlySized(RewriterBase &rewriter, Operation *op) {
+  auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+  if (!dps)
+    return;
+  for (OpResult result : op->getResults())
+    for (OpOperand &use : llvm::make_early_inc_range(result.getUses()))
+      if (auto dim = dyn_cast<tensor::DimOp>(use.getOwner()))
+        rewriter.modifyOpInPlace(dim, [&] {
+          dim.getSourceMutable().set(dps.getTiedOpOperand(result)->get());
+        });
+  if (op->use_empty())
+    rewriter.eraseOp(op);
+}
+
 /// The few-rows form `build` makes of `op`, marked as a kernel of its own
 /// for --transformer-outline-kernels (shared by every layer; the register
 /// tile path keeps its pads in the caller, which its hoisting needs).
@@ -834,6 +850,15 @@ splitOnRowCount(RewriterBase &rewriter, linalg::LinalgOp op, int64_t maxRows,
     rewriter.eraseOp(contraction);
     return result;
   });
+  // The few-rows kernel overwrites its whole result. The sizes it reads
+  // from the accumulator's producer cloned into its branch are read from
+  // that producer's init instead, which leaves the producer to the kernel
+  // alone (or to nothing: then it is erased). Read from the producer, the
+  // sizes kept it alive outside the outlined kernel: a zero fill of the
+  // whole result, a kernel of its own, on every call of a decode step's
+  // projection.
+  if (initProducer)
+    eraseIfOnlySized(rewriter, &branch.thenBlock()->front());
   buildBranch(branch.elseBlock(), [&](linalg::LinalgOp contraction) {
     tiled = contraction;
     return contraction->getResult(0);
