@@ -7,6 +7,7 @@
 
 #include "Elementwise.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -35,4 +36,17 @@ linalg::GenericOp mlir::transformer::rebuildElementwise(
   rebuilt->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   rewriter.replaceOp(op, rebuilt->getResults());
   return rebuilt;
+}
+
+void mlir::transformer::replaceDimsOfResults(RewriterBase &rewriter,
+                                             Operation *op) {
+  auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+  if (!dps)
+    return;
+  for (OpResult result : op->getResults())
+    for (OpOperand &use : llvm::make_early_inc_range(result.getUses()))
+      if (auto dim = dyn_cast<tensor::DimOp>(use.getOwner()))
+        rewriter.modifyOpInPlace(dim, [&] {
+          dim.getSourceMutable().assign(dps.getTiedOpOperand(result)->get());
+        });
 }

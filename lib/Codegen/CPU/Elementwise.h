@@ -44,6 +44,12 @@ linalg::GenericOp rebuildElementwise(RewriterBase &rewriter,
                                      Value init, ArrayRef<AffineMap> maps,
                                      ArrayRef<unsigned> argumentOf);
 
+/// Replaces `tensor.dim` of `op`'s results by `tensor.dim` of their inits
+/// (equal sizes, destination style), so that sizes read from an op's result
+/// (the bounds of cache tiles over a dynamic number of rows, the sizes of a
+/// few-rows kernel) do not keep an op that is otherwise replaced alive.
+void replaceDimsOfResults(RewriterBase &rewriter, Operation *op);
+
 } // namespace mlir::transformer
 
 #endif // TRANSFORMER_LIB_CODEGEN_CPU_ELEMENTWISE_H

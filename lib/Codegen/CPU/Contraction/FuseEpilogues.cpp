@@ -236,22 +236,6 @@ linalg::GenericOp updateInPlace(RewriterBase &rewriter, linalg::GenericOp op,
   return rebuildElementwise(rewriter, op, inputs, value, maps, argumentOf);
 }
 
-/// Replaces `tensor.dim` of `op`'s results by `tensor.dim` of their inits
-/// (equal sizes, destination style), so that sizes read from a fused op's
-/// result (the bounds of the cache tiles over a dynamic number of rows) do
-/// not keep the unfused op alive.
-void replaceDimsOfResults(RewriterBase &rewriter, Operation *op) {
-  auto dps = dyn_cast<DestinationStyleOpInterface>(op);
-  if (!dps)
-    return;
-  for (OpResult result : op->getResults())
-    for (OpOperand &use : llvm::make_early_inc_range(result.getUses()))
-      if (auto dim = dyn_cast<tensor::DimOp>(use.getOwner()))
-        rewriter.modifyOpInPlace(dim, [&] {
-          dim.getSourceMutable().assign(dps.getTiedOpOperand(result)->get());
-        });
-}
-
 /// The element-wise ops that produce `op`'s accumulator (a zero fill, a bias
 /// broadcast), each the init's producer of the one before: what is fused
 /// into the cache tile with it.

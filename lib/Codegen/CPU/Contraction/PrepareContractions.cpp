@@ -630,22 +630,6 @@ linalg::LinalgOp packRhsPerCall(IRRewriter &rewriter, linalg::LinalgOp &op,
   return *generic;
 }
 
-/// Erases `op`, a destination-style op whose results only tensor.dim ops
-/// use: each reads the size of the result's tied init instead.
-void eraseIfOnlySized(RewriterBase &rewriter, Operation *op) {
-  auto dps = dyn_cast<DestinationStyleOpInterface>(op);
-  if (!dps)
-    return;
-  for (OpResult result : op->getResults())
-    for (OpOperand &use : llvm::make_early_inc_range(result.getUses()))
-      if (auto dim = dyn_cast<tensor::DimOp>(use.getOwner()))
-        rewriter.modifyOpInPlace(dim, [&] {
-          dim.getSourceMutable().set(dps.getTiedOpOperand(result)->get());
-        });
-  if (op->use_empty())
-    rewriter.eraseOp(op);
-}
-
 /// The few-rows form `build` makes of `op`, marked as a kernel of its own
 /// for --transformer-outline-kernels (shared by every layer; the register
 /// tile path keeps its pads in the caller, which its hoisting needs).
@@ -857,8 +841,12 @@ splitOnRowCount(RewriterBase &rewriter, linalg::LinalgOp op, int64_t maxRows,
   // sizes kept it alive outside the outlined kernel: a zero fill of the
   // whole result, a kernel of its own, on every call of a decode step's
   // projection.
-  if (initProducer)
-    eraseIfOnlySized(rewriter, &branch.thenBlock()->front());
+  if (initProducer) {
+    Operation *clonedProducer = &branch.thenBlock()->front();
+    replaceDimsOfResults(rewriter, clonedProducer);
+    if (clonedProducer->use_empty())
+      rewriter.eraseOp(clonedProducer);
+  }
   buildBranch(branch.elseBlock(), [&](linalg::LinalgOp contraction) {
     tiled = contraction;
     return contraction->getResult(0);
