@@ -403,3 +403,85 @@ func.func @packed_block_other_columns(%a: memref<128x3072xf32>, %b: memref<3072x
   memref.dealloc %block : memref<65536xi8>
   return
 }
+
+// -----
+
+// B indexed (n, k) (a linear's weight, 3072 x 768): the schedule's
+// transposing copy reads 16 x 16 tiles of B's rows (a cache tile's 128
+// columns of n) and writes them transposed into the k x n block, from which
+// each panel is copied. B's rows are read 16 at a time for 8 lines each, too
+// short a stream for the hardware prefetchers, so the 16 register tiles of
+// each panel prefetch their share (32 / 16 = 2) of the panel's 32 rows of B
+// in the next block: tile i rows 2 i and 2 i + 1 of the panel, 128 columns
+// on (clamped to B's last column), 8 lines each.
+// CHECK-LABEL: func.func @transposed_block(
+// CHECK-SAME:    %[[B:[a-z0-9]+]]: memref<3072x768xf32>
+// CHECK:         scf.for %[[KB:.*]] = %c0 to %c768 step %c128
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK-NOT:           memref.prefetch
+// CHECK:           scf.for %[[P:.*]] = %c0 to %c128 step %c32
+// CHECK-DAG:         %[[LASTROW:.*]] = arith.constant 3071 : index
+// CHECK-DAG:         %[[LASTCOL:.*]] = arith.constant 767 : index
+// CHECK:             scf.for %[[T:.*]] = %c0 to %c128 step %c8
+// CHECK:               %[[START:.*]] = arith.muli
+// CHECK:               %[[END:.*]] = arith.minsi
+// CHECK:               scf.for %[[R:.*]] = %[[START]] to %[[END]] step %c1
+// CHECK:                 %[[N:.*]] = arith.addi %[[P]], %[[R]]
+// CHECK:                 %[[ROW:.*]] = affine.apply #{{.*}}()[%{{.*}}, %[[N]]]
+// CHECK:                 %[[COL:.*]] = affine.apply #{{.*}}()[%[[KB]], %c128
+// CHECK:                 %[[CROW:.*]] = arith.minsi %[[ROW]], %[[LASTROW]]
+// CHECK:                 %[[CCOL:.*]] = arith.minsi %[[COL]], %[[LASTCOL]]
+// CHECK:                 memref.prefetch %[[B]][%[[CROW]], %[[CCOL]]], read, locality<1>, data
+// CHECK-COUNT-7:         memref.prefetch %[[B]][%[[CROW]], %{{.*}}], read, locality<1>, data
+// CHECK-NOT:             memref.prefetch
+// CHECK:               scf.for {{.*}} iter_args
+// CHECK-NOT:             memref.prefetch
+// CHECK:                 vector.transfer_read %[[VIEW:.*]][
+#map = affine_map<()[s0, s1] -> (s0 + s1)>
+func.func @transposed_block(%a: memref<128x768xf32>, %b: memref<3072x768xf32>, %c: memref<128x3072xf32>, %n0: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  %c768 = arith.constant 768 : index
+  %pad = arith.constant 0.0 : f32
+  %block = memref.alloc() {alignment = 64 : i64} : memref<128x128xf32>
+  %panel = memref.alloc() {alignment = 64 : i64} : memref<16384xi8>
+  scf.for %kb = %c0 to %c768 step %c128 {
+    scf.for %col = %c0 to %c128 step %c16 {
+      %n = affine.apply #map()[%n0, %col]
+      scf.for %r = %c0 to %c128 step %c16 {
+        %k = affine.apply #map()[%kb, %r]
+        %v = vector.transfer_read %b[%n, %k], %pad {in_bounds = [true, true]} : memref<3072x768xf32>, vector<16x16xf32>
+        %t = vector.transpose %v, [1, 0] : vector<16x16xf32> to vector<16x16xf32>
+        vector.transfer_write %t, %block[%r, %col] {in_bounds = [true, true]} : vector<16x16xf32>, memref<128x128xf32>
+      }
+    }
+    scf.for %p = %c0 to %c128 step %c32 {
+      %pview = memref.view %panel[%c0][] : memref<16384xi8> to memref<128x32xf32>
+      scf.for %r = %c0 to %c128 step %c8 {
+        %v = vector.transfer_read %block[%r, %p], %pad {in_bounds = [true, true]} : memref<128x128xf32>, vector<8x32xf32>
+        vector.transfer_write %v, %pview[%r, %c0] {in_bounds = [true, true]} : vector<8x32xf32>, memref<128x32xf32>
+      }
+      %n = affine.apply #map()[%n0, %p]
+      scf.for %t = %c0 to %c128 step %c8 {
+        %init = vector.transfer_read %c[%t, %n], %pad {in_bounds = [true, true]} : memref<128x3072xf32>, vector<8x32xf32>
+        %acc = scf.for %k = %c0 to %c128 step %c1 iter_args(%x = %init) -> (vector<8x32xf32>) {
+          %ka = affine.apply #map()[%kb, %k]
+          %av = vector.transfer_read %a[%t, %ka], %pad {in_bounds = [true, true]} : memref<128x768xf32>, vector<8x1xf32>
+          %bv = vector.transfer_read %pview[%k, %c0], %pad {in_bounds = [true, true]} : memref<128x32xf32>, vector<1x32xf32>
+          %ab = vector.broadcast %bv : vector<1x32xf32> to vector<8x32xf32>
+          %x1 = vector.fma %ab, %ab, %x : vector<8x32xf32>
+          scf.yield %x1 : vector<8x32xf32>
+        }
+        vector.transfer_write %acc, %c[%t, %n] {in_bounds = [true, true]} : vector<8x32xf32>, memref<128x3072xf32>
+      }
+    }
+  }
+  memref.dealloc %panel : memref<16384xi8>
+  memref.dealloc %block : memref<128x128xf32>
+  return
+}

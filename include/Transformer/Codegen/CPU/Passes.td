@@ -346,6 +346,16 @@ def TransformerCPUCodegenPass
     ports the FMAs need. Remainder tiles (one row, or of dynamic size) stay
     rolled, to spare compile time. The tag is removed either way.
 
+    The schedule packs B per k block (`transform.structured.promote`: the
+    block a cache tile reads, copied whole into a buffer of its own, then
+    each panel from there). Where B already is such a block (a linear's
+    weight, transposed per k block into a local buffer of the same shape),
+    that copy is forwarded: a loop nest that copies a whole local buffer
+    (`memref.alloc`, static, identity layout) into the promotion's buffer,
+    whose readers all follow the copy with no write of the source between,
+    is removed and its readers read the source. On a linear of 128 x 768
+    -> 3072 that is 128 KiB fewer copied per k block and cache tile.
+
     Runs on bufferized IR (memrefs), after `transformer-cpu-prepare-
     contractions` tagged the contractions.
   }];
@@ -431,6 +441,16 @@ def TransformerCPUPrefetchNextKBlockPass
     plain matmuls), where every block of B is copied once and read from L3,
     this made 128 x 3072 x 768 3-5% faster on one thread of a Zen 4 (the
     copies' share of its samples 13% -> 8%).
+
+    The block of an n x k B (a linear's weight, B indexed (n, k)) is its
+    transposed copy: a loop over the block's columns (B's rows) around one
+    over its rows that read L x L tiles of B and write them transposed into
+    a local buffer. B's rows are then read 16 at a time for a few lines
+    each, too short a stream for the hardware prefetchers. There each
+    register tile prefetches its share of the panel's r columns of the next
+    k block, which are r rows of B: tile i of T rows `i * c` to `(i + 1) *
+    c - 1` of the panel (c = ceil(r / T)), Kb elements each from the next
+    block's first column, clamped to B's last row and column.
   }];
   let options = [
     Option<"distance", "distance", "int64_t", /*default=*/"0",

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ForwardBlockCopies.h"
 #include "Transformer/Codegen/CPU/Passes.h"
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 
@@ -240,6 +241,7 @@ struct CPUCodegenPass
             bindings, cast<transform::TransformOpInterface>(entry),
             **scheduleModule, transform::TransformOptions())))
       return signalPassFailure();
+    forwardBlockCopies(module);
     hoistLoopLocalAllocations(module);
     unrollRegisterTileKLoops(module);
     // The tags have done their job; later passes and printed IR do not need

@@ -184,14 +184,18 @@ void prefetchRowLines(OpBuilder &b, OpBuilder &constants, Location loc,
   }
 }
 
-/// The block copy of B that a packed panel comes from (see
-/// getBlockCopySource): its read of B, its loops over the block's rows and
-/// columns, and the block's rows.
+/// The copy of B's k block that a packed panel comes from (see
+/// getBlockCopySource): its read of B, its outer and inner loops, and the
+/// block's rows (k). A block copy of a k x n B (`transposed` false) steps
+/// over the block's rows, then its columns; the transposing copy of an n x k
+/// B (B indexed (n, k), a linear's weight) over the block's columns (B's
+/// rows), then its rows (B's columns).
 struct BlockCopySource {
   vector::TransferReadOp read;
-  scf::ForOp rows;
-  scf::ForOp columns;
+  scf::ForOp outer;
+  scf::ForOp inner;
   int64_t blockRows;
+  bool transposed;
 };
 
 struct PrefetchNextKBlockPass
@@ -372,7 +376,9 @@ struct PrefetchNextKBlockPass
   /// over columns (the register tile's width) that reads B
   /// (`vector.transfer_read` of rows x columns, not a local buffer) and
   /// writes a view at (row, column). The panel loop must step over the same
-  /// columns as the copy's column loop, from 0 to the same constant.
+  /// columns as the copy's column loop, from 0 to the same constant. Where
+  /// B is indexed (n, k) (see getTransposingCopySource), the block is B's
+  /// transposed copy instead.
   std::optional<BlockCopySource> getBlockCopySource(scf::ForOp loop) {
     auto tiles = dyn_cast<scf::ForOp>(loop->getParentOp());
     auto panels = tiles ? dyn_cast<scf::ForOp>(tiles->getParentOp()) : nullptr;
@@ -384,15 +390,11 @@ struct PrefetchNextKBlockPass
       if (rows == panels)
         break;
       for (auto columns : rows.getBody()->getOps<scf::ForOp>()) {
+        if (std::optional<BlockCopySource> source =
+                getTransposingCopySource(kBlocks, panels, rows, columns))
+          return source;
         for (auto read : columns.getBody()->getOps<vector::TransferReadOp>()) {
-          VectorType type = read.getVectorType();
-          auto memref = dyn_cast<MemRefType>(read.getBase().getType());
-          if (!memref || memref.getRank() != 2 || type.getRank() != 2 ||
-              read.getMask() || !read.getPermutationMap().isMinorIdentity() ||
-              read.getBase().getDefiningOp<memref::ViewOp>() ||
-              read.getBase().getDefiningOp<memref::AllocOp>() ||
-              !kBlocks.isDefinedOutsideOfLoop(read.getBase()) ||
-              !read->hasOneUse())
+          if (!isReadOfB(read, kBlocks) || !read->hasOneUse())
             continue;
           auto write =
               dyn_cast<vector::TransferWriteOp>(*read->getUsers().begin());
@@ -414,22 +416,81 @@ struct PrefetchNextKBlockPass
               !isConstantIntValue(columns.getLowerBound(), 0) ||
               !isConstantIntValue(panels.getLowerBound(), 0))
             continue;
-          return BlockCopySource{read, rows, columns, *rowBound};
+          return BlockCopySource{read, rows, columns, *rowBound,
+                                 /*transposed=*/false};
         }
       }
     }
     return std::nullopt;
   }
 
+  /// A read of B by a block copy: a 2-D in-bounds read of a 2-D memref
+  /// defined outside the k block loop, not a local buffer.
+  static bool isReadOfB(vector::TransferReadOp read, scf::ForOp kBlocks) {
+    VectorType type = read.getVectorType();
+    auto memref = dyn_cast<MemRefType>(read.getBase().getType());
+    return memref && memref.getRank() == 2 && type.getRank() == 2 &&
+           !read.getMask() && read.getPermutationMap().isMinorIdentity() &&
+           !read.getBase().getDefiningOp<memref::ViewOp>() &&
+           !read.getBase().getDefiningOp<memref::AllocOp>() &&
+           kBlocks.isDefinedOutsideOfLoop(read.getBase());
+  }
+
+  /// The transposing copy of an n x k B's block (a linear's weight; see the
+  /// schedule's "transpose_tile"): a loop over the block's columns (`outer`,
+  /// B's rows) and one over its rows (`inner`, B's columns) that read L x L
+  /// tiles of B at (n + outer, k + inner) and write them transposed into a
+  /// local buffer at (inner, outer), from 0 to constants; the panel loop
+  /// covers the same columns. B's rows lie a row of k apart, read 16 at a
+  /// time for a few lines each: too short a stream for the hardware
+  /// prefetchers, so without this every k block waits on B as above.
+  std::optional<BlockCopySource> getTransposingCopySource(scf::ForOp kBlocks,
+                                                          scf::ForOp panels,
+                                                          scf::ForOp outer,
+                                                          scf::ForOp inner) {
+    std::optional<int64_t> rowBound =
+        getConstantIntValue(inner.getUpperBound());
+    std::optional<int64_t> panelBound =
+        getConstantIntValue(panels.getUpperBound());
+    if (!rowBound || !panelBound || !getConstantIntValue(panels.getStep()) ||
+        getConstantIntValue(outer.getUpperBound()) != panelBound ||
+        !isConstantIntValue(outer.getLowerBound(), 0) ||
+        !isConstantIntValue(inner.getLowerBound(), 0) ||
+        !isConstantIntValue(panels.getLowerBound(), 0))
+      return std::nullopt;
+    for (auto read : inner.getBody()->getOps<vector::TransferReadOp>()) {
+      VectorType type = read.getVectorType();
+      if (!isReadOfB(read, kBlocks) || type.getDimSize(0) < 2 ||
+          type.getDimSize(0) != type.getDimSize(1) ||
+          !isInductionPlusInvariant(read.getIndices()[0], outer, outer) ||
+          !isInductionPlusInvariant(read.getIndices()[1], inner, outer))
+        continue;
+      bool transposedWrite = llvm::any_of(
+          inner.getBody()->getOps<vector::TransferWriteOp>(),
+          [&](vector::TransferWriteOp write) {
+            Value base = write.getBase();
+            return write.getVectorType() == type &&
+                   (base.getDefiningOp<memref::AllocOp>() ||
+                    base.getDefiningOp<memref::ViewOp>()) &&
+                   write.getIndices()[0] == inner.getInductionVar() &&
+                   write.getIndices()[1] == outer.getInductionVar();
+          });
+      if (transposedWrite)
+        return BlockCopySource{read, outer, inner, *rowBound,
+                               /*transposed=*/true};
+    }
+    return std::nullopt;
+  }
+
   /// Clones the ops between `value` and the copy loops' induction variables
-  /// before `b`'s insertion point, with the row and column induction
-  /// variables replaced; none if the chain has anything but pure ops on
-  /// values defined outside the copy.
+  /// before `b`'s insertion point, with the loops' induction variables
+  /// replaced; none if the chain has anything but pure ops on values defined
+  /// outside the copy.
   Value cloneIndex(OpBuilder &b, Value value, BlockCopySource source,
                    IRMapping &mapping) {
     if (Value mapped = mapping.lookupOrNull(value))
       return mapped;
-    if (source.rows.isDefinedOutsideOfLoop(value))
+    if (source.outer.isDefinedOutsideOfLoop(value))
       return value;
     Operation *def = value.getDefiningOp();
     if (!def || def->getNumRegions() != 0 || !isPure(def) ||
@@ -444,10 +505,14 @@ struct PrefetchNextKBlockPass
 
   /// Before `loop` (the k loop of register tile i of the T tiles along m of
   /// a panel), a loop that prefetches the tile's share of the panel's
-  /// columns in the next k block: rows `i * c` to `(i + 1) * c - 1` of it (c
-  /// = ceil(Kb / T)), at the block copy's indices with its loops' induction
-  /// variables replaced by the row plus Kb and the panel, clamped to B's
-  /// last row, one prefetch per line.
+  /// columns in the next k block, one prefetch per line, at the copy's
+  /// indices with its loops' induction variables replaced, clamped to B.
+  /// A k x n B: rows `i * c` to `(i + 1) * c - 1` of the next block (c =
+  /// ceil(Kb / T)), the copy's row Kb further on and its column the
+  /// panel's, each row as wide as the read. An n x k B: the panel's columns
+  /// are B's rows, r of them (the panel loop's step); rows `i * c` to `(i +
+  /// 1) * c - 1` of those (c = ceil(r / T)), Kb elements each from the next
+  /// block's first.
   void prefetchNextBlockSource(scf::ForOp loop, BlockCopySource source) {
     auto tiles = cast<scf::ForOp>(loop->getParentOp());
     auto panels = cast<scf::ForOp>(tiles->getParentOp());
@@ -455,7 +520,9 @@ struct PrefetchNextKBlockPass
     Location loc = read.getLoc();
     Value memref = read.getBase();
     int64_t blockRows = source.blockRows;
-    auto [start, rowsPerTile] = buildRowShare(tiles, loop, blockRows, loc);
+    int64_t shareRows =
+        source.transposed ? *getConstantIntValue(panels.getStep()) : blockRows;
+    auto [start, rowsPerTile] = buildRowShare(tiles, loop, shareRows, loc);
     OpBuilder outer(tiles);
     Value one = arith::ConstantIndexOp::create(outer, loc, 1);
     Value lastRow = outer.createOrFold<arith::SubIOp>(
@@ -465,15 +532,22 @@ struct PrefetchNextKBlockPass
     // A loop over the share's rows before the tile's k loop.
     Value end = inTile.createOrFold<arith::MinSIOp>(
         loc, inTile.createOrFold<arith::AddIOp>(loc, start, rowsPerTile),
-        arith::ConstantIndexOp::create(inTile, loc, blockRows));
+        arith::ConstantIndexOp::create(inTile, loc, shareRows));
     auto shareLoop = scf::ForOp::create(inTile, loc, start, end, one);
     OpBuilder b = OpBuilder::atBlockBegin(shareLoop.getBody());
-    Value shareRow = b.createOrFold<arith::AddIOp>(
-        loc, shareLoop.getInductionVar(),
-        arith::ConstantIndexOp::create(b, loc, blockRows));
+    Value nextBlock = arith::ConstantIndexOp::create(b, loc, blockRows);
+    Value shareRow = shareLoop.getInductionVar();
     IRMapping mapping;
-    mapping.map(source.rows.getInductionVar(), shareRow);
-    mapping.map(source.columns.getInductionVar(), panels.getInductionVar());
+    if (source.transposed) {
+      mapping.map(source.outer.getInductionVar(),
+                  b.createOrFold<arith::AddIOp>(loc, panels.getInductionVar(),
+                                                shareRow));
+      mapping.map(source.inner.getInductionVar(), nextBlock);
+    } else {
+      mapping.map(source.outer.getInductionVar(),
+                  b.createOrFold<arith::AddIOp>(loc, shareRow, nextBlock));
+      mapping.map(source.inner.getInductionVar(), panels.getInductionVar());
+    }
     Value row = cloneIndex(b, read.getIndices()[0], source, mapping);
     Value column = cloneIndex(b, read.getIndices()[1], source, mapping);
     if (!row || !column) {
@@ -481,8 +555,15 @@ struct PrefetchNextKBlockPass
       return;
     }
     row = b.createOrFold<arith::MinSIOp>(loc, row, lastRow);
+    int64_t rowElements = read.getVectorType().getDimSize(1);
+    if (source.transposed) {
+      Value lastColumn = outer.createOrFold<arith::SubIOp>(
+          loc, outer.createOrFold<memref::DimOp>(loc, memref, 1), one);
+      column = b.createOrFold<arith::MinSIOp>(loc, column, lastColumn);
+      rowElements = blockRows;
+    }
     prefetchRowLines(b, b, loc, memref, {row, column}, /*columnDim=*/1,
-                     read.getVectorType().getDimSize(1), locality);
+                     rowElements, locality);
   }
 
   static int64_t getConstantStep(scf::ForOp loop) {
