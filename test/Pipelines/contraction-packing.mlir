@@ -1,22 +1,25 @@
 // -O2 and up: the contraction schedule packs B into contiguous panels, one
-// register tile wide, allocated once per cache tile (malloc before the k
-// loop, free after it), and the register tiles read B from there. B's rows
-// are then no longer a matrix row apart, and
-// transformer-cpu-prefetch-next-k-block (which prefetches B's rows read in
-// place) leaves the panel reads alone. -O0 keeps the simple lowering (the result its only allocation).
+// register tile wide, in a buffer allocated once per cache tile (on the
+// stack of the thread's task: a 16 KiB panel), and the register tiles read B
+// from there. Each panel is copied straight from B (vector<32xf32> loads
+// and stores); its rows lie a row of B apart, which the hardware prefetchers
+// do not follow, so transformer-cpu-prefetch-next-k-block has the register
+// tiles prefetch the next k block's rows of their panel. -O0 keeps the
+// simple lowering (the result its only allocation).
 // RUN: transformer-opt %s --transformer-to-llvm=target-cpu=skylake-avx512 | FileCheck %s
 // RUN: transformer-opt %s --transformer-to-llvm=target-cpu=haswell | FileCheck %s --check-prefix=AVX2
 // RUN: transformer-opt %s --transformer-to-llvm=opt-level=0 | FileCheck %s --check-prefix=O0
 
 // CHECK-LABEL: llvm.func @main_kernel
-// CHECK:         llvm.call @malloc
-// CHECK-NOT:     llvm.intr.prefetch
+// CHECK:         llvm.alloca {{.*}} x i8 {alignment = 64 : i64}
 // CHECK:         llvm.load {{.*}} -> vector<32xf32>
 // CHECK:         llvm.store {{.*}} : vector<32xf32>, !llvm.ptr
+// CHECK:         llvm.intr.prefetch
 // CHECK:         llvm.intr.fmuladd({{.*}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
-// CHECK:         llvm.call @free
+// CHECK-NOT:     llvm.call @malloc
+// CHECK-LABEL: llvm.func @main(
 // AVX2-LABEL: llvm.func @main_kernel
-// AVX2:         llvm.call @malloc
+// AVX2:         llvm.alloca
 // AVX2:         llvm.intr.fmuladd({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
 // AVX2-NOT:     vector<32xf32>
 // O0-NOT: llvm.call @free

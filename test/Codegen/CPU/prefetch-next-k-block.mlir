@@ -279,7 +279,8 @@ func.func @rows_per_outer_step(%panels: memref<4x128x32xf32>, %panel: index) -> 
 // from memory at the start of every k block, so the 16 register tiles of
 // each panel prefetch, before their k loops, their share (128 / 16 = 8
 // rows) of the panel's columns in the next block: tile i rows 8 i to 8 i +
-// 7, 128 rows on, clamped to B's last row, one prefetch per line.
+// 7, 128 rows on, clamped to B's last row and column, one prefetch per
+// line.
 // CHECK-LABEL: func.func @packed_block(
 // CHECK-SAME:    %[[B:[a-z0-9]+]]: memref<3072x768xf32>
 // CHECK:         scf.for %[[KB:.*]] = %c0 to %c3072 step %c128
@@ -287,7 +288,8 @@ func.func @rows_per_outer_step(%panels: memref<4x128x32xf32>, %panel: index) -> 
 // CHECK:             scf.for
 // CHECK-NOT:           memref.prefetch
 // CHECK:           scf.for %[[P:.*]] = %c0 to %c128 step %c32
-// CHECK:             %[[LAST:.*]] = arith.constant 3071 : index
+// CHECK-DAG:         %[[LAST:.*]] = arith.constant 3071 : index
+// CHECK-DAG:         %[[LASTCOL:.*]] = arith.constant 767 : index
 // CHECK:             scf.for %[[T:.*]] = %c0 to %c128 step %c8
 // CHECK:               %[[START:.*]] = arith.muli
 // CHECK:               %[[END:.*]] = arith.minsi
@@ -296,8 +298,9 @@ func.func @rows_per_outer_step(%panels: memref<4x128x32xf32>, %panel: index) -> 
 // CHECK:                 %[[ROW:.*]] = affine.apply #{{.*}}()[%[[KB]], %[[NEXT]]]
 // CHECK:                 %[[COL:.*]] = affine.apply #{{.*}}()[%{{.*}}, %[[P]]]
 // CHECK:                 %[[CLAMPED:.*]] = arith.minsi %[[ROW]], %[[LAST]]
-// CHECK:                 memref.prefetch %[[B]][%[[CLAMPED]], %[[COL]]], read, locality<1>, data
-// CHECK:                 %[[COL16:.*]] = arith.addi %[[COL]], %c16
+// CHECK:                 %[[CCOL:.*]] = arith.minsi %[[COL]], %[[LASTCOL]]
+// CHECK:                 memref.prefetch %[[B]][%[[CLAMPED]], %[[CCOL]]], read, locality<1>, data
+// CHECK:                 %[[COL16:.*]] = arith.addi %[[CCOL]], %c16
 // CHECK:                 memref.prefetch %[[B]][%[[CLAMPED]], %[[COL16]]], read, locality<1>, data
 // CHECK:               scf.for {{.*}} iter_args
 // CHECK-NOT:             memref.prefetch
@@ -483,5 +486,78 @@ func.func @transposed_block(%a: memref<128x768xf32>, %b: memref<3072x768xf32>, %
   }
   memref.dealloc %panel : memref<16384xi8>
   memref.dealloc %block : memref<128x128xf32>
+  return
+}
+
+// -----
+
+// Each panel copied straight from B (no block copy), 8 rows of the panel's
+// 32 columns per step, in an scf.forall over cache tiles of 256 columns:
+// the register tiles prefetch their share of the panel's rows in the next k
+// block, and in the cache tile's last k block (kb + 128 >= 768) the same
+// share of the first block of the next cache tile along n (its column 256
+// on), the tile a thread takes next.
+// CHECK-LABEL: func.func @panel_copy_in_forall(
+// CHECK-SAME:    %[[B:[a-z0-9]+]]: memref<768x3072xf32>
+// CHECK:         scf.forall (%[[N0:.*]]) = (0) to (3072) step (256)
+// CHECK:           scf.for %[[KB:.*]] = %c0 to %c768 step %c128
+// CHECK:             scf.for %[[P:.*]] = %c0 to %c256 step %c32
+// CHECK:               scf.for
+// CHECK-NOT:             memref.prefetch
+// CHECK:               %[[KNEXT:.*]] = arith.addi %[[KB]], %c128
+// CHECK:               %[[LASTBLOCK:.*]] = arith.cmpi sge, %[[KNEXT]], %c768
+// CHECK:               scf.for %[[T:.*]] = %c0 to %c128 step %c8
+// CHECK:                 scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %c1
+// CHECK:                   %[[NEXT:.*]] = arith.addi %[[R]], %c128
+// CHECK:                   %[[ROW:.*]] = affine.apply #{{.*}}()[%[[KB]], %[[NEXT]]]
+// CHECK:                   %[[COL:.*]] = affine.apply #{{.*}}()[%[[N0]], %[[P]]]
+// CHECK:                   %[[N1:.*]] = arith.addi %[[N0]], %c256
+// CHECK:                   %[[WROW:.*]] = affine.apply #{{.*}}()[%c0, %[[R]]]
+// CHECK:                   %[[WCOL:.*]] = affine.apply #{{.*}}()[%[[N1]], %[[P]]]
+// CHECK:                   %[[SROW:.*]] = arith.select %[[LASTBLOCK]], %[[WROW]], %[[ROW]]
+// CHECK:                   %[[SCOL:.*]] = arith.select %[[LASTBLOCK]], %[[WCOL]], %[[COL]]
+// CHECK:                   %[[CROW:.*]] = arith.minsi %[[SROW]], %c767
+// CHECK:                   %[[CCOL:.*]] = arith.minsi %[[SCOL]], %c3071
+// CHECK:                   memref.prefetch %[[B]][%[[CROW]], %[[CCOL]]], read, locality<1>, data
+// CHECK:                   memref.prefetch %[[B]][%[[CROW]], %{{.*}}], read, locality<1>, data
+// CHECK-NOT:               memref.prefetch
+// CHECK:                 scf.for {{.*}} iter_args
+#map = affine_map<()[s0, s1] -> (s0 + s1)>
+func.func @panel_copy_in_forall(%a: memref<128x768xf32>, %b: memref<768x3072xf32>, %c: memref<128x3072xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %c768 = arith.constant 768 : index
+  %pad = arith.constant 0.0 : f32
+  scf.forall (%n0) = (0) to (3072) step (256) {
+    %panel = memref.alloc() {alignment = 64 : i64} : memref<16384xi8>
+    scf.for %kb = %c0 to %c768 step %c128 {
+      scf.for %p = %c0 to %c256 step %c32 {
+        %pview = memref.view %panel[%c0][] : memref<16384xi8> to memref<128x32xf32>
+        %n = affine.apply #map()[%n0, %p]
+        scf.for %r = %c0 to %c128 step %c8 {
+          %k = affine.apply #map()[%kb, %r]
+          %v = vector.transfer_read %b[%k, %n], %pad {in_bounds = [true, true]} : memref<768x3072xf32>, vector<8x32xf32>
+          vector.transfer_write %v, %pview[%r, %c0] {in_bounds = [true, true]} : vector<8x32xf32>, memref<128x32xf32>
+        }
+        scf.for %t = %c0 to %c128 step %c8 {
+          %init = vector.transfer_read %c[%t, %n], %pad {in_bounds = [true, true]} : memref<128x3072xf32>, vector<8x32xf32>
+          %acc = scf.for %k = %c0 to %c128 step %c1 iter_args(%x = %init) -> (vector<8x32xf32>) {
+            %ka = affine.apply #map()[%kb, %k]
+            %av = vector.transfer_read %a[%t, %ka], %pad {in_bounds = [true, true]} : memref<128x768xf32>, vector<8x1xf32>
+            %bv = vector.transfer_read %pview[%k, %c0], %pad {in_bounds = [true, true]} : memref<128x32xf32>, vector<1x32xf32>
+            %ab = vector.broadcast %bv : vector<1x32xf32> to vector<8x32xf32>
+            %x1 = vector.fma %ab, %ab, %x : vector<8x32xf32>
+            scf.yield %x1 : vector<8x32xf32>
+          }
+          vector.transfer_write %acc, %c[%t, %n] {in_bounds = [true, true]} : vector<8x32xf32>, memref<128x3072xf32>
+        }
+      }
+    }
+    memref.dealloc %panel : memref<16384xi8>
+  }
   return
 }

@@ -34,9 +34,10 @@ bool isLocalBlock(Value buffer) {
 /// The outermost loop of the perfect nest that `write` (of `read`'s value,
 /// at the same indices) copies a whole buffer of `type` with: loop i steps
 /// from 0 to dimension i of the buffer by the vector's size i and its
-/// induction variable is index i; the loops hold nothing but the next loop
-/// (or the transfers) and pure ops. None if the transfers are not such a
-/// copy.
+/// induction variable is index i, or, where the vector spans dimension i
+/// (a batch of one), index i is 0 and there is no loop; the loops hold
+/// nothing but the next loop (or the transfers) and pure ops. None if the
+/// transfers are not such a copy.
 scf::ForOp getWholeCopyNest(vector::TransferReadOp read,
                             vector::TransferWriteOp write, MemRefType type) {
   VectorType vector = read.getVectorType();
@@ -46,6 +47,10 @@ scf::ForOp getWholeCopyNest(vector::TransferReadOp read,
   Operation *inner = write;
   scf::ForOp outermost;
   for (int64_t dim = rank - 1; dim >= 0; --dim) {
+    if (vector.getDimSize(dim) == type.getDimSize(dim) &&
+        isConstantIntValue(read.getIndices()[dim], 0) &&
+        isConstantIntValue(write.getIndices()[dim], 0))
+      continue;
     auto loop = dyn_cast<scf::ForOp>(inner->getParentOp());
     if (!loop || read.getIndices()[dim] != loop.getInductionVar() ||
         write.getIndices()[dim] != loop.getInductionVar() ||
@@ -103,18 +108,19 @@ void forwardCopy(vector::TransferWriteOp write) {
   for (Operation *user : source.getUsers()) {
     Operation *ancestor = block->findAncestorOpInBlock(*user);
     if (user == read.getOperation() || !ancestor ||
-        ancestor->isBeforeInBlock(nest) ||
-        isa<vector::TransferReadOp>(user))
+        ancestor->isBeforeInBlock(nest) || isa<vector::TransferReadOp>(user))
       continue;
     return;
   }
   for (vector::TransferReadOp reader : readers)
     reader.getBaseMutable().assign(source);
   nest->erase();
-  if (auto view = target.getDefiningOp<memref::ViewOp>(); view && view.use_empty())
+  if (auto view = target.getDefiningOp<memref::ViewOp>();
+      view && view.use_empty())
     view->erase();
-  if (llvm::all_of(targetBuffer->getUsers(),
-                   [](Operation *user) { return isa<memref::DeallocOp>(user); })) {
+  if (llvm::all_of(targetBuffer->getUsers(), [](Operation *user) {
+        return isa<memref::DeallocOp>(user);
+      })) {
     for (Operation *user : llvm::make_early_inc_range(targetBuffer->getUsers()))
       user->erase();
     targetBuffer->erase();

@@ -14,11 +14,11 @@ class Operation;
 
 namespace mlir::transformer {
 
-/// The schedule packs B per k block: `transform.structured.promote` copies
-/// the block a cache tile reads into a buffer of its own, then each panel
-/// from there. Where B is already such a block (the transposed copy of a
-/// linear's weight, made per k block into a local buffer of the same
-/// shape), that copy moves 128 KiB per k block for nothing. Each copy
+/// The schedule packs a batched B per k block: `transform.structured.promote`
+/// copies the block a cache tile reads into a buffer of its own, then each
+/// panel from there. Where B is already such a block (the transposed copy
+/// of a matmul's B given as n x k, made per k block into a local buffer of
+/// the same shape), that copy moves 128 KiB per k block for nothing. Each copy
 /// loop nest under `root` that copies a whole local buffer (a
 /// `memref.alloc` of static shape and identity layout) into a buffer of
 /// the same type (the promotion's view) that nothing else writes, whose

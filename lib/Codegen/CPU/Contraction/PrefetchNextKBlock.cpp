@@ -18,6 +18,7 @@
 #include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -189,7 +190,8 @@ void prefetchRowLines(OpBuilder &b, OpBuilder &constants, Location loc,
 /// block's rows (k). A block copy of a k x n B (`transposed` false) steps
 /// over the block's rows, then its columns; the transposing copy of an n x k
 /// B (B indexed (n, k), a linear's weight) over the block's columns (B's
-/// rows), then its rows (B's columns).
+/// rows), then its rows (B's columns); the copy of a panel straight from a
+/// k x n B over the block's rows only (no inner loop).
 struct BlockCopySource {
   vector::TransferReadOp read;
   scf::ForOp outer;
@@ -421,6 +423,38 @@ struct PrefetchNextKBlockPass
         }
       }
     }
+    return getPanelCopySource(kBlocks, panels, tiles);
+  }
+
+  /// The copy of a panel straight from a k x n B (no block copy): in the
+  /// loop over panels, before the loop over its register tiles, a loop over
+  /// the block's rows from 0 to a constant that reads B (rows x the
+  /// panel's columns, at the loop's induction variable plus an invariant
+  /// row) into a view at (row, 0). Its rows are a matrix row apart, which
+  /// the hardware prefetchers do not follow.
+  std::optional<BlockCopySource>
+  getPanelCopySource(scf::ForOp kBlocks, scf::ForOp panels, scf::ForOp tiles) {
+    for (auto rows : panels.getBody()->getOps<scf::ForOp>()) {
+      if (rows == tiles)
+        break;
+      std::optional<int64_t> rowBound =
+          getConstantIntValue(rows.getUpperBound());
+      if (!rowBound || !isConstantIntValue(rows.getLowerBound(), 0))
+        continue;
+      for (auto read : rows.getBody()->getOps<vector::TransferReadOp>()) {
+        if (!isReadOfB(read, kBlocks) || !read->hasOneUse() ||
+            !isInductionPlusInvariant(read.getIndices()[0], rows, rows) ||
+            !rows.isDefinedOutsideOfLoop(read.getIndices()[1]))
+          continue;
+        auto write =
+            dyn_cast<vector::TransferWriteOp>(*read->getUsers().begin());
+        if (!write || !write.getBase().getDefiningOp<memref::ViewOp>() ||
+            write.getIndices()[0] != rows.getInductionVar())
+          continue;
+        return BlockCopySource{read, rows, /*inner=*/nullptr, *rowBound,
+                               /*transposed=*/false};
+      }
+    }
     return std::nullopt;
   }
 
@@ -482,22 +516,25 @@ struct PrefetchNextKBlockPass
     return std::nullopt;
   }
 
-  /// Clones the ops between `value` and the copy loops' induction variables
-  /// before `b`'s insertion point, with the loops' induction variables
-  /// replaced; none if the chain has anything but pure ops on values defined
-  /// outside the copy.
-  Value cloneIndex(OpBuilder &b, Value value, BlockCopySource source,
-                   IRMapping &mapping) {
+  /// Clones the ops between `value` and the loops' induction variables
+  /// before `b`'s insertion point (in `at`), with the values that `mapping`
+  /// has replaced; values defined outside `scope` and induction variables
+  /// of loops around `at` stay. None if the chain has anything but pure ops
+  /// or another loop's induction variable.
+  static Value cloneIndex(OpBuilder &b, Value value, Operation *scope,
+                          Operation *at, IRMapping &mapping) {
     if (Value mapped = mapping.lookupOrNull(value))
       return mapped;
-    if (source.outer.isDefinedOutsideOfLoop(value))
+    if (!scope->isAncestor(value.getParentRegion()->getParentOp()))
       return value;
+    if (auto argument = dyn_cast<BlockArgument>(value))
+      return argument.getOwner()->getParentOp()->isAncestor(at) ? value
+                                                                : Value();
     Operation *def = value.getDefiningOp();
-    if (!def || def->getNumRegions() != 0 || !isPure(def) ||
-        def->getNumResults() != 1)
+    if (def->getNumRegions() != 0 || !isPure(def) || def->getNumResults() != 1)
       return {};
     for (Value operand : def->getOperands())
-      if (!cloneIndex(b, operand, source, mapping))
+      if (!cloneIndex(b, operand, scope, at, mapping))
         return {};
     Operation *clone = b.clone(*def, mapping);
     return clone->getResult(0);
@@ -512,10 +549,17 @@ struct PrefetchNextKBlockPass
   /// panel's, each row as wide as the read. An n x k B: the panel's columns
   /// are B's rows, r of them (the panel loop's step); rows `i * c` to `(i +
   /// 1) * c - 1` of those (c = ceil(r / T)), Kb elements each from the next
-  /// block's first.
+  /// block's first. In the last k block of a cache tile (in an
+  /// `scf.forall` over cache tiles), the same share of the first block of
+  /// the next cache tile along n instead, which a thread takes next
+  /// (OpenMP's static schedule gives each thread consecutive tiles): its
+  /// first block would otherwise wait on memory too.
   void prefetchNextBlockSource(scf::ForOp loop, BlockCopySource source) {
     auto tiles = cast<scf::ForOp>(loop->getParentOp());
     auto panels = cast<scf::ForOp>(tiles->getParentOp());
+    auto kBlocks = cast<scf::ForOp>(panels->getParentOp());
+    auto forall = kBlocks->getParentOfType<scf::ForallOp>();
+    Operation *scope = forall ? forall.getOperation() : kBlocks.getOperation();
     vector::TransferReadOp read = source.read;
     Location loc = read.getLoc();
     Value memref = read.getBase();
@@ -524,9 +568,21 @@ struct PrefetchNextKBlockPass
         source.transposed ? *getConstantIntValue(panels.getStep()) : blockRows;
     auto [start, rowsPerTile] = buildRowShare(tiles, loop, shareRows, loc);
     OpBuilder outer(tiles);
+    Value zero = arith::ConstantIndexOp::create(outer, loc, 0);
     Value one = arith::ConstantIndexOp::create(outer, loc, 1);
     Value lastRow = outer.createOrFold<arith::SubIOp>(
         loc, outer.createOrFold<memref::DimOp>(loc, memref, 0), one);
+    Value lastColumn = outer.createOrFold<arith::SubIOp>(
+        loc, outer.createOrFold<memref::DimOp>(loc, memref, 1), one);
+    // Whether this is the cache tile's last k block.
+    Value lastBlock;
+    if (forall)
+      lastBlock = outer.createOrFold<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::sge,
+          outer.createOrFold<arith::AddIOp>(
+              loc, kBlocks.getInductionVar(),
+              arith::ConstantIndexOp::create(outer, loc, blockRows)),
+          kBlocks.getUpperBound());
     OpBuilder inTile(loop);
 
     // A loop over the share's rows before the tile's k loop.
@@ -535,33 +591,53 @@ struct PrefetchNextKBlockPass
         arith::ConstantIndexOp::create(inTile, loc, shareRows));
     auto shareLoop = scf::ForOp::create(inTile, loc, start, end, one);
     OpBuilder b = OpBuilder::atBlockBegin(shareLoop.getBody());
-    Value nextBlock = arith::ConstantIndexOp::create(b, loc, blockRows);
     Value shareRow = shareLoop.getInductionVar();
-    IRMapping mapping;
-    if (source.transposed) {
-      mapping.map(source.outer.getInductionVar(),
-                  b.createOrFold<arith::AddIOp>(loc, panels.getInductionVar(),
-                                                shareRow));
-      mapping.map(source.inner.getInductionVar(), nextBlock);
-    } else {
-      mapping.map(source.outer.getInductionVar(),
-                  b.createOrFold<arith::AddIOp>(loc, shareRow, nextBlock));
-      mapping.map(source.inner.getInductionVar(), panels.getInductionVar());
-    }
-    Value row = cloneIndex(b, read.getIndices()[0], source, mapping);
-    Value column = cloneIndex(b, read.getIndices()[1], source, mapping);
+    // The share's indices in the block `blockOffset` rows of k further on,
+    // with `mapping` replacing more.
+    auto shareIndices = [&](Value blockOffset, IRMapping &mapping) {
+      if (source.transposed) {
+        mapping.map(source.outer.getInductionVar(),
+                    b.createOrFold<arith::AddIOp>(loc, panels.getInductionVar(),
+                                                  shareRow));
+        mapping.map(source.inner.getInductionVar(), blockOffset);
+      } else {
+        mapping.map(source.outer.getInductionVar(),
+                    b.createOrFold<arith::AddIOp>(loc, shareRow, blockOffset));
+        if (source.inner)
+          mapping.map(source.inner.getInductionVar(), panels.getInductionVar());
+      }
+      return std::make_pair(
+          cloneIndex(b, read.getIndices()[0], scope, shareLoop, mapping),
+          cloneIndex(b, read.getIndices()[1], scope, shareLoop, mapping));
+    };
+    IRMapping nextMapping;
+    auto [row, column] = shareIndices(
+        arith::ConstantIndexOp::create(b, loc, blockRows), nextMapping);
     if (!row || !column) {
       shareLoop.erase();
       return;
     }
-    row = b.createOrFold<arith::MinSIOp>(loc, row, lastRow);
-    int64_t rowElements = read.getVectorType().getDimSize(1);
-    if (source.transposed) {
-      Value lastColumn = outer.createOrFold<arith::SubIOp>(
-          loc, outer.createOrFold<memref::DimOp>(loc, memref, 1), one);
-      column = b.createOrFold<arith::MinSIOp>(loc, column, lastColumn);
-      rowElements = blockRows;
+    if (forall) {
+      // The next tile's first block: the k block loop at its start, the
+      // cache tile loops one step on.
+      IRMapping wrapMapping;
+      wrapMapping.map(kBlocks.getInductionVar(), kBlocks.getLowerBound());
+      for (auto [iv, step] :
+           llvm::zip_equal(forall.getInductionVars(), forall.getMixedStep()))
+        wrapMapping.map(
+            iv, b.createOrFold<arith::AddIOp>(
+                    loc, iv, getValueOrCreateConstantIndexOp(b, loc, step)));
+      auto [wrapRow, wrapColumn] = shareIndices(zero, wrapMapping);
+      if (wrapRow && wrapColumn) {
+        row = b.createOrFold<arith::SelectOp>(loc, lastBlock, wrapRow, row);
+        column =
+            b.createOrFold<arith::SelectOp>(loc, lastBlock, wrapColumn, column);
+      }
     }
+    row = b.createOrFold<arith::MinSIOp>(loc, row, lastRow);
+    column = b.createOrFold<arith::MinSIOp>(loc, column, lastColumn);
+    int64_t rowElements =
+        source.transposed ? blockRows : read.getVectorType().getDimSize(1);
     prefetchRowLines(b, b, loc, memref, {row, column}, /*columnDim=*/1,
                      rowElements, locality);
   }

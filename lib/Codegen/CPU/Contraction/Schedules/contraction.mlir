@@ -55,10 +55,14 @@
 // A schedule given with --transform-schedule may take the payload root
 // followed by any leading part of these parameters (none, or up to all six
 // in this order).
-// B is packed: per k block, the block a cache tile reads is copied row by
-// row into a contiguous buffer, then each panel one register tile wide into
-// a panel buffer that stays in L1 while the register tiles along m read it
-// (the codegen pass allocates both once per cache tile).
+// B is packed: per k block, each panel one register tile wide that a cache
+// tile reads is copied into a panel buffer that stays in L1 while the
+// register tiles along m read it (allocated once per cache tile), 8 rows per
+// vector step. The rows of such a copy lie a row of B apart, which the
+// hardware prefetchers do not follow: transformer-cpu-prefetch-next-k-block
+// has the register tiles prefetch the next block's rows of their panel. A
+// batched B is copied per k block into one contiguous block first, then in
+// panels from there.
 // The prepare pass pads n to a multiple of the register tile. m (static, or
 // the dynamic tokens of a prompt) is not padded: the register tiles'
 // loop along m is peeled, and its remainder of fewer than %reg_m rows is
@@ -114,21 +118,10 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 
-  // Copies the k block of B that a cache tile reads into one contiguous
-  // buffer, row by row (B's rows read along their length, which the
-  // hardware prefetchers follow), 8 rows x one register tile per vector step.
-  transform.named_sequence @pack_block(%kblock: !transform.any_op {transform.readonly},
-      %reg_n: !transform.param<i64> {transform.readonly}) {
-    %copy = transform.structured.match ops{["linalg.copy"]} in %kblock
-        : (!transform.any_op) -> !transform.any_op
-    %rows, %l1, %l2 = transform.structured.tile_using_for %copy tile_sizes [8, %reg_n]
-        : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.any_op, !transform.any_op)
-    transform.structured.vectorize %rows vector_sizes [8, %reg_n] : !transform.any_op, !transform.param<i64>
-    transform.apply_patterns to %kblock {
-      transform.apply_patterns.vector.lower_masked_transfers
-    } : !transform.any_op
-    transform.yield
-  }
+  // Copies the k block of B that a cache tile reads (batched) into one
+  // contiguous buffer, row by row (B's rows read along their length, which
+  // the hardware prefetchers follow), 8 rows x one register tile per vector
+  // step.
   transform.named_sequence @pack_bblock(%kblock: !transform.any_op {transform.readonly},
       %reg_n: !transform.param<i64> {transform.readonly}) {
     %copy = transform.structured.match ops{["linalg.copy"]} in %kblock
@@ -210,17 +203,14 @@ module attributes {transform.with_named_sequence} {
 
   // (m, n, k) in one cache tile: k blocks (the loop peeled: full blocks of
   // static size, then the rest); in each, panels of B one register tile
-  // wide (peeled the same way), each packed and read by the register tiles
-  // along m. The cache tile is the only contraction in its scf.forall.
+  // wide (peeled the same way), each copied straight from B and read by the
+  // register tiles along m. The cache tile is the only contraction in its
+  // scf.forall.
   transform.named_sequence @tile_mnk_panels(%op: !transform.any_op {transform.consumed},
       %reg_m: !transform.param<i64> {transform.readonly}, %reg_n: !transform.param<i64> {transform.readonly}) {
     %kblock = transform.get_parent_op %op {op_name = "scf.for"}
         : (!transform.any_op) -> !transform.any_op
-    %blocked = transform.structured.promote %op {operands_to_promote = [1]}
-        : (!transform.any_op) -> !transform.any_op
-    transform.include @pack_block failures(propagate) (%kblock, %reg_n)
-        : (!transform.any_op, !transform.param<i64>) -> ()
-    %t, %n = transform.structured.tile_using_for %blocked tile_sizes [0, %reg_n, 0]
+    %t, %n = transform.structured.tile_using_for %op tile_sizes [0, %reg_n, 0]
         : (!transform.any_op, !transform.param<i64>) -> (!transform.any_op, !transform.op<"scf.for">)
     transform.include @peel failures(suppress) (%n) : (!transform.op<"scf.for">) -> ()
     %untiled = transform.structured.match attributes {transformer.contraction = "mnk"} in %kblock
