@@ -52,7 +52,8 @@ scf::ForOp getWholeCopyNest(vector::TransferReadOp read,
         isConstantIntValue(write.getIndices()[dim], 0))
       continue;
     auto loop = dyn_cast<scf::ForOp>(inner->getParentOp());
-    if (!loop || read.getIndices()[dim] != loop.getInductionVar() ||
+    if (!loop || loop.getNumResults() != 0 ||
+        read.getIndices()[dim] != loop.getInductionVar() ||
         write.getIndices()[dim] != loop.getInductionVar() ||
         !isConstantIntValue(loop.getLowerBound(), 0) ||
         getConstantIntValue(loop.getUpperBound()) != type.getDimSize(dim) ||
@@ -82,13 +83,16 @@ void forwardCopy(vector::TransferWriteOp write) {
     return;
   // The target: a buffer of its own, or the one view of one.
   Operation *targetBuffer = target.getDefiningOp();
-  if (auto view = target.getDefiningOp<memref::ViewOp>())
+  if (auto view = target.getDefiningOp<memref::ViewOp>()) {
     targetBuffer = view.getSource().getDefiningOp();
-  if (!isa_and_nonnull<memref::AllocOp>(targetBuffer))
-    return;
-  for (Operation *user : targetBuffer->getUsers())
-    if (user != target.getDefiningOp() && !isa<memref::DeallocOp>(user))
+    if (!isa_and_nonnull<memref::AllocOp>(targetBuffer))
       return;
+    for (Operation *user : targetBuffer->getUsers())
+      if (user != view.getOperation() && !isa<memref::DeallocOp>(user))
+        return;
+  } else if (!isa_and_nonnull<memref::AllocOp>(targetBuffer)) {
+    return;
+  }
   scf::ForOp nest = getWholeCopyNest(read, write, type);
   if (!nest)
     return;
@@ -97,7 +101,7 @@ void forwardCopy(vector::TransferWriteOp write) {
   // the copy writes the source.
   SmallVector<vector::TransferReadOp> readers;
   for (Operation *user : target.getUsers()) {
-    if (user == write.getOperation())
+    if (user == write.getOperation() || isa<memref::DeallocOp>(user))
       continue;
     auto reader = dyn_cast<vector::TransferReadOp>(user);
     Operation *ancestor = block->findAncestorOpInBlock(*user);
