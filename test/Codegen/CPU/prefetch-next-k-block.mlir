@@ -561,3 +561,65 @@ func.func @panel_copy_in_forall(%a: memref<128x768xf32>, %b: memref<768x3072xf32
   }
   return
 }
+
+// -----
+
+// A weight in panels ([n / 32, k, 32]) read in place in loops over k blocks
+// (outer) and the cache tile's 4 panels (inner), as
+// transformer-cpu-panel-contractions makes them: after a k block's last
+// panel comes the first panel of the next k block, so the last panel's
+// tiles prefetch that one (panel n0 / 32, 64 rows on); in the last k block
+// they prefetch the next panel (the next cache tile's first) at the first
+// k block (the rows done subtracted). Elsewhere the next panel at the same
+// rows.
+// CHECK-LABEL: func.func @panels_in_k_blocks(
+// CHECK-SAME:    %[[P:[^:]*]]: memref<16x256x32xf32>, %[[N0:[^:]*]]: index
+// CHECK:         scf.for %[[KB:.*]] = %c0 to %c256 step %c64
+// CHECK:           scf.for %[[Q:.*]] = %c0 to %c4 step %c1
+// CHECK:             %[[PANEL:.*]] = affine.apply #{{.*}}(%[[N0]])[%[[Q]]]
+// CHECK:             %[[FIRST:.*]] = affine.apply #{{.*}}(%[[N0]])[%c0]
+// CHECK:             %[[QN:.*]] = arith.addi %[[Q]], %c1
+// CHECK:             %[[LASTPANEL:.*]] = arith.cmpi sge, %[[QN]], %c4
+// CHECK:             %[[KN:.*]] = arith.addi %[[KB]], %c64
+// CHECK:             %[[LASTBLOCK:.*]] = arith.cmpi sge, %[[KN]], %c256
+// CHECK:             %[[NOTLAST:.*]] = arith.xori %[[LASTBLOCK]], %true
+// CHECK:             %[[TOFIRST:.*]] = arith.andi %[[LASTPANEL]], %[[NOTLAST]]
+// CHECK:             %[[DONE:.*]] = arith.subi %c0, %[[KB]]
+// CHECK:             %[[SHIFT:.*]] = arith.select %[[LASTBLOCK]], %[[DONE]], %c64
+// CHECK:             %[[ROWSHIFT:.*]] = arith.select %[[LASTPANEL]], %[[SHIFT]], %c0
+// CHECK:             scf.for %[[T:.*]] = %c0 to %c64 step %c8
+// CHECK:               %[[PLUS:.*]] = arith.addi %[[PANEL]], %c1
+// CHECK:               %[[NEXT:.*]] = arith.select %[[TOFIRST]], %[[FIRST]], %[[PLUS]]
+// CHECK:               %[[CNEXT:.*]] = arith.minsi %[[NEXT]], %c15
+// CHECK:               scf.for
+// CHECK:                 %[[SHIFTED:.*]] = arith.addi %{{.*}}, %[[ROWSHIFT]]
+// CHECK:                 %[[CROW:.*]] = arith.minsi %[[SHIFTED]], %c255
+// CHECK:                 memref.prefetch %[[P]][%[[CNEXT]], %[[CROW]], %c0], read, locality<1>, data
+#map = affine_map<()[s0, s1] -> (s0 + s1)>
+#panel = affine_map<(d0)[s0] -> (d0 floordiv 32 + s0)>
+func.func @panels_in_k_blocks(%panels: memref<16x256x32xf32>, %n0: index, %c: memref<64x512xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %pad = arith.constant 0.0 : f32
+  scf.for %kb = %c0 to %c256 step %c64 {
+    scf.for %q = %c0 to %c4 step %c1 {
+      %panel = affine.apply #panel(%n0)[%q]
+      scf.for %t = %c0 to %c64 step %c8 {
+        %init = vector.transfer_read %c[%t, %c0], %pad {in_bounds = [true, true]} : memref<64x512xf32>, vector<8x32xf32>
+        %acc = scf.for %k = %c0 to %c64 step %c1 iter_args(%x = %init) -> (vector<8x32xf32>) {
+          %row = affine.apply #map()[%kb, %k]
+          %bv = vector.transfer_read %panels[%panel, %row, %c0], %pad {in_bounds = [true, true]} : memref<16x256x32xf32>, vector<1x32xf32>
+          %ab = vector.broadcast %bv : vector<1x32xf32> to vector<8x32xf32>
+          %x1 = vector.fma %ab, %ab, %x : vector<8x32xf32>
+          scf.yield %x1 : vector<8x32xf32>
+        }
+        vector.transfer_write %acc, %c[%t, %c0] {in_bounds = [true, true]} : vector<8x32xf32>, memref<64x512xf32>
+      }
+    }
+  }
+  return
+}

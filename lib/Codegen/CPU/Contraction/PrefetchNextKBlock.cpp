@@ -287,6 +287,61 @@ struct PrefetchNextKBlockPass
     return RowTileShare{row, start, rowsPerTile, blockRows};
   }
 
+  /// Where a register tile's k loop `loop` is in the loop over the tiles
+  /// of a panel, in a loop over panels, in a loop over k blocks (panels
+  /// inner, as transformer-cpu-panel-contractions makes them), and `read`'s
+  /// panel changes with the panel loop: what follows the last panel of a k
+  /// block is the first panel of the next k block, and after the last k
+  /// block the next panel (the next cache tile's first) at the first k
+  /// block. Built before the tiles' loop: whether to go to the first panel
+  /// (the last panel, not the last block), that panel's index (the read's
+  /// with the panel loop at its start), and the rows to add to the read's
+  /// block (the next block's step, minus the blocks done, or 0). None for
+  /// other loops.
+  struct PanelOrder {
+    Value toFirstPanel;
+    Value firstPanel;
+    Value rowShift;
+  };
+  std::optional<PanelOrder> getPanelOrder(scf::ForOp loop,
+                                          vector::TransferReadOp read) {
+    auto tiles = dyn_cast<scf::ForOp>(loop->getParentOp());
+    auto panels = tiles ? dyn_cast<scf::ForOp>(tiles->getParentOp()) : nullptr;
+    auto kBlocks =
+        panels ? dyn_cast<scf::ForOp>(panels->getParentOp()) : nullptr;
+    Value panel = read.getIndices()[0];
+    if (!kBlocks || panels.isDefinedOutsideOfLoop(panel) ||
+        !tiles.isDefinedOutsideOfLoop(panel))
+      return std::nullopt;
+    OpBuilder b(tiles);
+    Location loc = read.getLoc();
+    IRMapping mapping;
+    mapping.map(panels.getInductionVar(), panels.getLowerBound());
+    Value firstPanel = cloneIndex(b, panel, panels, tiles, mapping);
+    if (!firstPanel)
+      return std::nullopt;
+    auto isLast = [&](scf::ForOp forOp) {
+      return b.createOrFold<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::sge,
+          b.createOrFold<arith::AddIOp>(loc, forOp.getInductionVar(),
+                                        forOp.getStep()),
+          forOp.getUpperBound());
+    };
+    Value lastPanel = isLast(panels), lastBlock = isLast(kBlocks);
+    Value notLastBlock = b.createOrFold<arith::XOrIOp>(
+        loc, lastBlock, arith::ConstantIntOp::create(b, loc, 1, 1));
+    Value toFirstPanel =
+        b.createOrFold<arith::AndIOp>(loc, lastPanel, notLastBlock);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value blocksDone = b.createOrFold<arith::SubIOp>(
+        loc, kBlocks.getLowerBound(), kBlocks.getInductionVar());
+    Value shift = b.createOrFold<arith::SelectOp>(loc, lastBlock, blocksDone,
+                                                  kBlocks.getStep());
+    Value rowShift =
+        b.createOrFold<arith::SelectOp>(loc, lastPanel, shift, zero);
+    return PanelOrder{toFirstPanel, firstPanel, rowShift};
+  }
+
   /// Before `read` of a panel's row, prefetches a row of the next panel
   /// (clamped to the last), one prefetch per cache line: the hardware
   /// prefetchers follow a panel's rows, but not from one panel to the next
@@ -310,11 +365,16 @@ struct PrefetchNextKBlockPass
     Value lastPanel = invariant.createOrFold<arith::SubIOp>(
         loc, invariant.createOrFold<memref::DimOp>(loc, memref, 0),
         arith::ConstantIndexOp::create(invariant, loc, 1));
-    indices[0] = invariant.createOrFold<arith::MinSIOp>(
-        loc,
-        invariant.createOrFold<arith::AddIOp>(
-            loc, indices[0], arith::ConstantIndexOp::create(invariant, loc, 1)),
-        lastPanel);
+    Value nextPanel = invariant.createOrFold<arith::AddIOp>(
+        loc, indices[0], arith::ConstantIndexOp::create(invariant, loc, 1));
+    std::optional<PanelOrder> order;
+    if (share)
+      order = getPanelOrder(loop, read);
+    if (order)
+      nextPanel = invariant.createOrFold<arith::SelectOp>(
+          loc, order->toFirstPanel, order->firstPanel, nextPanel);
+    indices[0] =
+        invariant.createOrFold<arith::MinSIOp>(loc, nextPanel, lastPanel);
     if (share) {
       // The step's row offset j in the block (iv - lb), the block's first
       // row (the first read's row minus j), and the row start + j * c / Kb
@@ -329,6 +389,8 @@ struct PrefetchNextKBlockPass
       Value row = b.createOrFold<arith::AddIOp>(
           loc, firstRow,
           b.createOrFold<arith::AddIOp>(loc, share->start, within));
+      if (order)
+        row = b.createOrFold<arith::AddIOp>(loc, row, order->rowShift);
       Value lastRow = invariant.createOrFold<arith::SubIOp>(
           loc, invariant.createOrFold<memref::DimOp>(loc, memref, 1),
           arith::ConstantIndexOp::create(invariant, loc, 1));
