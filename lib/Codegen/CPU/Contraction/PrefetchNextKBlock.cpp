@@ -83,6 +83,19 @@ bool isInductionPlusInvariant(Value value, scf::ForOp loop, scf::ForOp outer) {
   return found;
 }
 
+/// Whether `value` is `iv` or computed from it by pure ops (the chain
+/// followed to a small depth).
+bool dependsOn(Value value, Value iv, unsigned depth = 8) {
+  if (value == iv)
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def || depth == 0 || !isPure(def))
+    return false;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return dependsOn(operand, iv, depth - 1);
+  });
+}
+
 /// The register tile's k loop: constant bounds, and one loop-carried value,
 /// the accumulators as a 2-D vector (kept in registers by the schedule's
 /// hoisting).
@@ -311,7 +324,8 @@ struct PrefetchNextKBlockPass
         panels ? dyn_cast<scf::ForOp>(panels->getParentOp()) : nullptr;
     Value panel = read.getIndices()[0];
     if (!kBlocks || panels.isDefinedOutsideOfLoop(panel) ||
-        !tiles.isDefinedOutsideOfLoop(panel))
+        !tiles.isDefinedOutsideOfLoop(panel) ||
+        !dependsOn(read.getIndices()[1], kBlocks.getInductionVar()))
       return std::nullopt;
     OpBuilder b(tiles);
     Location loc = read.getLoc();
