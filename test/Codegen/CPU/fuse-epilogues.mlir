@@ -270,18 +270,27 @@ func.func @balanced_rows(%a: tensor<396x64xf32>, %b: tensor<64x64xf32>, %c: tens
 // -----
 
 // B's transposed copy (a linear's weight, n x k) with one cache tile along m:
-// made per cache tile and per k block of 256, into one 256 x 256 block
-// buffer of the tile, right before the contraction reads it.
+// made per cache tile and per k block of 256, written by vector code
+// straight into panels of the register tile's width (one buffer of the
+// tile, [16, 256, 16] with AVX2: 8 x 8 tiles of W transposed in registers),
+// which the contraction reads through the panel map.
 // CHECK-LABEL: func.func @linear_transposed_tiles
 // CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<128x768xf32>, %[[W:[a-z0-9]+]]: tensor<512x768xf32>
 // CHECK-NOT:     linalg.transpose
 // CHECK:         scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (128, 512) step (128, 256)
-// CHECK-DAG:       %[[WS:.*]] = tensor.extract_slice %[[W]][%[[J]], 0] [256, 768]
-// CHECK-DAG:       %[[BLOCK:.*]] = tensor.empty() : tensor<256x256xf32>
+// CHECK:           %[[WS:.*]] = tensor.extract_slice %[[W]][%[[J]], 0] [256, 768]
+// CHECK:           %[[PANELS:.*]] = tensor.empty() : tensor<16x256x16xf32>
 // CHECK:           scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
 // CHECK:             %[[WB:.*]] = tensor.extract_slice %[[WS]][0, %[[K]]] [256, 256]
-// CHECK:             %[[T:.*]] = linalg.transpose ins(%[[WB]] : tensor<256x256xf32>) outs(%[[BLOCK]] : tensor<256x256xf32>) permutation = [1, 0] {transformer.contraction = "transpose_tile"}
-// CHECK:             linalg.contract {{.*}} {transformer.contraction = "mnk_tile"} ins(%{{.*}}, %[[T]] : tensor<128x256xf32>, tensor<256x256xf32>)
+// CHECK:             %[[T:.*]] = scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[P:.*]] = %[[PANELS]])
+// CHECK:               %[[PANEL:.*]] = arith.divui %[[R]]
+// CHECK:               %[[COLUMN:.*]] = arith.remui %[[R]]
+// CHECK:               scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:                 vector.transfer_read %[[WB]][%[[R]], %[[C]]]{{.*}} : tensor<256x256xf32>, vector<8x8xf32>
+// CHECK-COUNT-24:        vector.shuffle
+// CHECK:                 vector.transfer_write %{{.*}}[%[[PANEL]], %[[C]], %[[COLUMN]]] {{.*}} : vector<8xf32>, tensor<16x256x16xf32>
+// CHECK-COUNT-7:         vector.transfer_write {{.*}} : vector<8xf32>, tensor<16x256x16xf32>
+// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %[[T]] : tensor<128x256xf32>, tensor<16x256x16xf32>) {{.*}} attrs = {transformer.contraction = "mnk_tile"}
 // CHECK:             scf.yield
 // CHECK:           tensor.parallel_insert_slice
 // CHECK-NOT:     linalg.transpose
@@ -292,6 +301,26 @@ func.func @linear_transposed_tiles(%x: tensor<128x768xf32>, %w: tensor<512x768xf
   %te = tensor.empty() : tensor<768x512xf32>
   %wt = linalg.transpose ins(%w : tensor<512x768xf32>) outs(%te : tensor<768x512xf32>) permutation = [1, 0] {transformer.contraction = "transpose"}
   %y = linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {transformer.contraction = "mnk"} ins(%x, %wt : tensor<128x768xf32>, tensor<768x512xf32>) outs(%z : tensor<128x512xf32>) -> tensor<128x512xf32>
+  return %y : tensor<128x512xf32>
+}
+
+// -----
+
+// The same with a K that is no multiple of the 8 lanes (772): no panels; the
+// transposed copy is made per k block of 256 as a k x n block (the last
+// block of 4 rows), which the contraction reads as it is.
+// CHECK-LABEL: func.func @linear_transposed_blocks
+// CHECK:         scf.forall
+// CHECK:           scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:             %[[T:.*]] = linalg.transpose ins(%{{.*}} : tensor<256x?xf32>) outs(%{{.*}} : tensor<?x256xf32>) permutation = [1, 0] {transformer.contraction = "transpose_tile"}
+// CHECK:             linalg.contract {{.*}} {transformer.contraction = "mnk_tile"} ins(%{{.*}}, %[[T]] : tensor<128x?xf32>, tensor<?x256xf32>)
+func.func @linear_transposed_blocks(%x: tensor<128x772xf32>, %w: tensor<512x772xf32>) -> tensor<128x512xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x512xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<128x512xf32>) -> tensor<128x512xf32>
+  %te = tensor.empty() : tensor<772x512xf32>
+  %wt = linalg.transpose ins(%w : tensor<512x772xf32>) outs(%te : tensor<772x512xf32>) permutation = [1, 0] {transformer.contraction = "transpose"}
+  %y = linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {transformer.contraction = "mnk"} ins(%x, %wt : tensor<128x772xf32>, tensor<772x512xf32>) outs(%z : tensor<128x512xf32>) -> tensor<128x512xf32>
   return %y : tensor<128x512xf32>
 }
 

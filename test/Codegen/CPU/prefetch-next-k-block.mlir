@@ -491,6 +491,79 @@ func.func @transposed_block(%a: memref<128x768xf32>, %b: memref<3072x768xf32>, %
 
 // -----
 
+// The same weight transposed per k block straight into panels [n / 32, k,
+// 32] (transformer-cpu-fuse-epilogues' transposeIntoPanels, the stores as
+// vector.store), which the register tiles read in place: the loop over
+// panels counts panels, so the share's rows of B are the panel's first
+// column (p * 32) plus the share's row.
+// CHECK-LABEL: func.func @transposed_panels(
+// CHECK-SAME:    %[[B:[a-z0-9]+]]: memref<3072x768xf32>
+// CHECK:         scf.for %[[KB:.*]] = %c0 to %c768 step %c128
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK-NOT:           memref.prefetch
+// CHECK:           scf.for %[[P:.*]] = %c0 to %c4 step %c1
+// CHECK:             scf.for %[[T:.*]] = %c0 to %c128 step %c8
+// CHECK:               scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %c1
+// CHECK:                 %[[FIRST:.*]] = arith.muli %[[P]], %c32
+// CHECK:                 %[[N:.*]] = arith.addi %[[FIRST]], %[[R]]
+// CHECK:                 %[[ROW:.*]] = affine.apply #{{.*}}()[%{{.*}}, %[[N]]]
+// CHECK:                 %[[COL:.*]] = affine.apply #{{.*}}()[%[[KB]], %c128
+// CHECK:                 %[[CROW:.*]] = arith.minsi %[[ROW]]
+// CHECK:                 %[[CCOL:.*]] = arith.minsi %[[COL]]
+// CHECK:                 memref.prefetch %[[B]][%[[CROW]], %[[CCOL]]], read, locality<1>, data
+// CHECK-COUNT-7:         memref.prefetch %[[B]][%[[CROW]], %{{.*}}], read, locality<1>, data
+// CHECK-NOT:             memref.prefetch
+// CHECK:               scf.for {{.*}} iter_args
+// CHECK-NOT:             memref.prefetch
+// CHECK:                 vector.transfer_read %[[PANELS:.*]][%[[P]],
+#map = affine_map<()[s0, s1] -> (s0 + s1)>
+func.func @transposed_panels(%a: memref<128x768xf32>, %b: memref<3072x768xf32>, %c: memref<128x3072xf32>, %n0: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  %c768 = arith.constant 768 : index
+  %pad = arith.constant 0.0 : f32
+  %panels = memref.alloc() {alignment = 64 : i64} : memref<4x128x32xf32>
+  scf.for %kb = %c0 to %c768 step %c128 {
+    scf.for %col = %c0 to %c128 step %c16 {
+      %panel = arith.divui %col, %c32 : index
+      %column = arith.remui %col, %c32 : index
+      %n = affine.apply #map()[%n0, %col]
+      scf.for %r = %c0 to %c128 step %c16 {
+        %k = affine.apply #map()[%kb, %r]
+        %v = vector.transfer_read %b[%n, %k], %pad {in_bounds = [true, true]} : memref<3072x768xf32>, vector<16x16xf32>
+        %row = vector.extract %v[0] : vector<16xf32> from vector<16x16xf32>
+        vector.store %row, %panels[%panel, %r, %column] : memref<4x128x32xf32>, vector<16xf32>
+      }
+    }
+    scf.for %p = %c0 to %c4 step %c1 {
+      %first = arith.muli %p, %c32 : index
+      %n = affine.apply #map()[%n0, %first]
+      scf.for %t = %c0 to %c128 step %c8 {
+        %init = vector.transfer_read %c[%t, %n], %pad {in_bounds = [true, true]} : memref<128x3072xf32>, vector<8x32xf32>
+        %acc = scf.for %k = %c0 to %c128 step %c1 iter_args(%x = %init) -> (vector<8x32xf32>) {
+          %ka = affine.apply #map()[%kb, %k]
+          %av = vector.transfer_read %a[%t, %ka], %pad {in_bounds = [true, true]} : memref<128x768xf32>, vector<8x1xf32>
+          %bv = vector.transfer_read %panels[%p, %k, %c0], %pad {in_bounds = [true, true]} : memref<4x128x32xf32>, vector<1x32xf32>
+          %ab = vector.broadcast %bv : vector<1x32xf32> to vector<8x32xf32>
+          %x1 = vector.fma %ab, %ab, %x : vector<8x32xf32>
+          scf.yield %x1 : vector<8x32xf32>
+        }
+        vector.transfer_write %acc, %c[%t, %n] {in_bounds = [true, true]} : vector<8x32xf32>, memref<128x3072xf32>
+      }
+    }
+  }
+  memref.dealloc %panels : memref<4x128x32xf32>
+  return
+}
+
+// -----
+
 // Each panel copied straight from B (no block copy), 8 rows of the panel's
 // 32 columns per step, in an scf.forall over cache tiles of 256 columns:
 // the register tiles prefetch their share of the panel's rows in the next k

@@ -622,6 +622,20 @@ def TransformerCPUFuseEpiloguesPass
     tile, like the main one's, instead of a whole result written to memory
     and read back by the epilogue.
 
+    A linear's weight (B given n x k, the prepare pass's transposed copy
+    tagged `"transpose"`) is transposed in the cache tiles when there are
+    at most 4 along m: the contraction tile is tiled along k and each k
+    step transposes the block of B it reads. Where the tile is static, f32
+    and a whole number of register tile panels wide, and a multiple of the
+    target's f32 lanes from its k block down to half of it divides K, the
+    block is written by vector code straight into panels [n / r, k block,
+    r] (r the register tile's columns; lanes x lanes tiles of B transposed
+    in registers), and the contraction reads them through the panel map:
+    `transformer-cpu-panel-contractions` then gives the tile its loop over
+    panels, and the schedule copies nothing. Otherwise each k step's block
+    is a `linalg.transpose` tagged `"transpose_tile"` into a k x n buffer.
+    A B dequantized from blocks is made per k block the same way.
+
     The tiled contraction is tagged `"mnk_tile"` / `"bmnk_tile"` (the CPU
     schedule tiles it only for k and registers), the fused element-wise ops
     `"epilogue"` / `"bepilogue"` (the schedule vectorizes them along the
@@ -657,7 +671,8 @@ def TransformerCPUFuseEpiloguesPass
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::affine::AffineDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def TransformerCPUPanelContractionsPass

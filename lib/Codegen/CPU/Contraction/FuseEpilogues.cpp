@@ -347,6 +347,98 @@ void blockTransposeAlongK(RewriterBase &rewriter,
   }
 }
 
+/// In a cache tile whose contraction reads a transposed slice of B made in
+/// the tile (a linear's n x k weight; `tileTag` and `transposeTileTag` as in
+/// blockTransposeAlongK), makes the slice per k block in panels of the
+/// register tile's width `panelWidth` ([n / w, k block, w], by vector code:
+/// transposeIntoPanels) and has the contraction read it through the panel
+/// map, for transformer-cpu-panel-contractions to compute panel by panel.
+/// The schedule then copies nothing: a k x n block is copied again into
+/// each register tile's panel (the copies and the transposes were 17% of a
+/// 128 x 768 -> 3072 linear's samples, the FMA loop 83%). The k block is
+/// the largest multiple of the target's f32 `lanes` from `blockK` down to
+/// its half that divides K (every block the same static size, as the panel
+/// contractions need). False, with nothing changed, unless the slice is a
+/// static f32 [n, K] of whole panels and such a block exists.
+bool transposeIntoPanelsPerKBlock(RewriterBase &rewriter,
+                                  const scf::SCFTileAndFuseResult &fused,
+                                  StringRef tileTag, StringRef transposeTileTag,
+                                  int64_t blockK, int64_t lanes,
+                                  int64_t panelWidth) {
+  Operation *tile = findTagged(fused.tiledAndFusedOps.getArrayRef(), tileTag);
+  auto transposeTile = dyn_cast_or_null<linalg::TransposeOp>(
+      findTagged(fused.tiledAndFusedOps.getArrayRef(), transposeTileTag));
+  if (!tile || !transposeTile || lanes <= 0 || panelWidth <= 0 ||
+      panelWidth % lanes != 0)
+    return false;
+  auto contraction = cast<linalg::LinalgOp>(tile);
+  MLIRContext *ctx = rewriter.getContext();
+  AffineExpr dn = getAffineDimExpr(1, ctx), dk = getAffineDimExpr(2, ctx);
+  auto sourceType = cast<RankedTensorType>(transposeTile.getInput().getType());
+  if (contraction.getNumLoops() != 3 || !hasMulAddBody(contraction) ||
+      contraction.getDpsInputs()[1] != transposeTile->getResult(0) ||
+      contraction.getIndexingMapsArray()[1] !=
+          AffineMap::get(3, 0, {dk, dn}, ctx) ||
+      sourceType.getRank() != 2 || !sourceType.hasStaticShape() ||
+      !sourceType.getElementType().isF32())
+    return false;
+  int64_t columns = sourceType.getDimSize(0), depth = sourceType.getDimSize(1);
+  if (columns % panelWidth != 0 || depth % lanes != 0)
+    return false;
+  int64_t block =
+      depth <= blockK ? depth : getDividingSize(depth, blockK, lanes);
+  if (block == 0)
+    return false;
+  Location loc = contraction.getLoc();
+  Operation *bufferPoint = tile;
+  if (depth > block) {
+    SmallVector<OpFoldResult> sizes(2, rewriter.getIndexAttr(0));
+    sizes.push_back(rewriter.getIndexAttr(block));
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(sizes);
+    rewriter.setInsertionPoint(tile);
+    FailureOr<scf::SCFTilingResult> blocked =
+        scf::tileUsingSCF(rewriter, cast<TilingInterface>(tile), tiling);
+    if (failed(blocked) || blocked->loops.empty())
+      return false;
+    rewriter.replaceOp(tile, blocked->replacements);
+    contraction = cast<linalg::LinalgOp>(blocked->tiledOps.front());
+    bufferPoint = blocked->loops.front();
+  }
+  // The block's first k: B is the whole transposed slice, or a slice of it
+  // at (k0, 0).
+  Value old = contraction.getDpsInputs()[1];
+  OpFoldResult k0 = rewriter.getIndexAttr(0);
+  if (auto slice = old.getDefiningOp<tensor::ExtractSliceOp>();
+      slice && slice.getSource() == transposeTile->getResult(0))
+    k0 = slice.getMixedOffsets()[0];
+  else if (old != transposeTile->getResult(0))
+    return true; // Blocked, still reading the whole transposed slice.
+  // One buffer of panels per cache tile, written anew in each k block.
+  rewriter.setInsertionPoint(bufferPoint);
+  Value init = tensor::EmptyOp::create(
+      rewriter, loc, ArrayRef<int64_t>{columns / panelWidth, block, panelWidth},
+      sourceType.getElementType());
+  rewriter.setInsertionPoint(contraction);
+  OpFoldResult one = rewriter.getIndexAttr(1);
+  Value source = tensor::ExtractSliceOp::create(
+      rewriter, loc, transposeTile.getInput(),
+      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0), k0},
+      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(columns),
+                             rewriter.getIndexAttr(block)},
+      ArrayRef<OpFoldResult>{one, one});
+  Value panels = transposeIntoPanels(rewriter, loc, source, init, lanes);
+  if (failed(readFromPanels(rewriter, contraction, panels, panelWidth)))
+    return true;
+  eraseUnusedSlices(rewriter, old);
+  if (transposeTile->use_empty()) {
+    Value transposeInit = transposeTile.getInit();
+    rewriter.eraseOp(transposeTile);
+    eraseUnusedSlices(rewriter, transposeInit);
+  }
+  return true;
+}
+
 /// The k block in which dequantizePerKBlock writes a B of `depth` rows (a
 /// multiple of the quantization block) in panels: the depth itself up to
 /// the target's `blockK`, else a block that divides it (every block the
@@ -848,7 +940,10 @@ struct FuseEpiloguesPass
           fused->tiledAndFusedOps.insert(replacement);
         }
     }
-    if (fusedTranspose)
+    if (fusedTranspose &&
+        !transposeIntoPanelsPerKBlock(
+            rewriter, *fused, (tag.getValue() + "_tile").str(),
+            transposeTileTag.getValue(), blockK, lanes, registerTile.n))
       blockTransposeAlongK(rewriter, *fused, (tag.getValue() + "_tile").str(),
                            transposeTileTag.getValue(), blockK);
     if (dequantization && mainTile)

@@ -8,6 +8,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::transformer;
@@ -71,4 +74,75 @@ bool transformer::hasMulAddBody(linalg::LinalgOp op) {
     return false;
   return (mul.getLhs() == a && mul.getRhs() == b) ||
          (mul.getLhs() == b && mul.getRhs() == a);
+}
+
+void transformer::transposeInRegisters(OpBuilder &b, Location loc,
+                                       SmallVector<Value> &rows) {
+  int64_t n = rows.size();
+  for (int64_t h = 1; h < n; h *= 2)
+    for (int64_t i = 0; i < n; ++i) {
+      if (i & h)
+        continue;
+      int64_t j = i + h;
+      SmallVector<int64_t> first, second;
+      for (int64_t t = 0; t < n; ++t) {
+        first.push_back((t & h) ? n + t - h : t);
+        second.push_back((t & h) ? n + t : t + h);
+      }
+      Value upper = vector::ShuffleOp::create(b, loc, rows[i], rows[j], first);
+      Value lower = vector::ShuffleOp::create(b, loc, rows[i], rows[j], second);
+      rows[i] = upper;
+      rows[j] = lower;
+    }
+}
+
+Value transformer::transposeIntoPanels(OpBuilder &b, Location loc, Value source,
+                                       Value init, int64_t lanes) {
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  auto initType = cast<RankedTensorType>(init.getType());
+  Type element = sourceType.getElementType();
+  OpBuilder::InsertionGuard guard(b);
+  auto index = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  };
+  Value zero = index(0), step = index(lanes);
+  Value width = index(initType.getDimSize(2));
+  // The tile's rows of k after its first.
+  SmallVector<Value> rowOffsets;
+  for (int64_t c = 1; c < lanes; ++c)
+    rowOffsets.push_back(index(c));
+  Value padding = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
+  auto tileType = VectorType::get({lanes, lanes}, element);
+  // Groups of `lanes` rows of `source`: the group's panel, and its first
+  // column in the panel.
+  auto groups = scf::ForOp::create(
+      b, loc, zero, index(sourceType.getDimSize(0)), step, ValueRange{init});
+  b.setInsertionPointToStart(groups.getBody());
+  Value row = groups.getInductionVar();
+  Value panel = arith::DivUIOp::create(b, loc, row, width);
+  Value column = arith::RemUIOp::create(b, loc, row, width);
+  // Along k, a tile at a time.
+  auto depth =
+      scf::ForOp::create(b, loc, zero, index(sourceType.getDimSize(1)), step,
+                         ValueRange{groups.getRegionIterArgs()[0]});
+  scf::YieldOp::create(b, loc, depth.getResults());
+  b.setInsertionPointToStart(depth.getBody());
+  Value k = depth.getInductionVar();
+  Value tile = vector::TransferReadOp::create(b, loc, tileType, source,
+                                              ValueRange{row, k}, padding,
+                                              SmallVector<bool>(2, true));
+  SmallVector<Value> rows;
+  for (int64_t r = 0; r < lanes; ++r)
+    rows.push_back(vector::ExtractOp::create(b, loc, tile, r));
+  transposeInRegisters(b, loc, rows);
+  Value out = depth.getRegionIterArgs()[0];
+  for (int64_t c = 0; c < lanes; ++c) {
+    Value kc = c == 0 ? k : arith::AddIOp::create(b, loc, k, rowOffsets[c - 1]);
+    out = vector::TransferWriteOp::create(b, loc, rows[c], out,
+                                          ValueRange{panel, kc, column},
+                                          SmallVector<bool>(1, true))
+              .getResult();
+  }
+  scf::YieldOp::create(b, loc, out);
+  return groups.getResult(0);
 }

@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::transformer {
@@ -33,6 +34,22 @@ inline AffineMap getPanelIndexingMap(MLIRContext *ctx, int64_t width) {
 FailureOr<linalg::GenericOp> readFromPanels(RewriterBase &rewriter,
                                             linalg::LinalgOp op, Value panels,
                                             int64_t width);
+
+/// Transposes the square matrix whose rows are `rows` (`n` vectors of `n`
+/// elements, n a power of two) in registers: log2(n) rounds, each swapping
+/// the off-diagonal h x h blocks of every 2h x 2h block with one shuffle per
+/// row.
+void transposeInRegisters(OpBuilder &b, Location loc, SmallVector<Value> &rows);
+
+/// `source` ([n, k] on tensors, static; n a multiple of `init`'s width w
+/// and of `lanes`, k a multiple of `lanes`) transposed into `init`, panels
+/// [n / w, k, w] (w a multiple of `lanes`), by vector code: a loop over
+/// groups of `lanes` rows of `source`, in it a loop over k by `lanes`; per
+/// step one `lanes` x `lanes` tile read, transposed in registers
+/// (transposeInRegisters) and stored as `lanes` rows of k into the group's
+/// panel. Returns the written panels.
+Value transposeIntoPanels(OpBuilder &b, Location loc, Value source, Value init,
+                          int64_t lanes);
 
 /// Whether `op`'s body is exactly `yield(c + a * b)` (either order of each
 /// pair) on its two inputs a, b and its init c, b possibly widened to f32

@@ -204,13 +204,17 @@ void prefetchRowLines(OpBuilder &b, OpBuilder &constants, Location loc,
 /// over the block's rows, then its columns; the transposing copy of an n x k
 /// B (B indexed (n, k), a linear's weight) over the block's columns (B's
 /// rows), then its rows (B's columns); the copy of a panel straight from a
-/// k x n B over the block's rows only (no inner loop).
+/// k x n B over the block's rows only (no inner loop). The loop over panels
+/// steps over columns, or (`panelIndexed`, a transposing copy written in
+/// panels [n / w, k, w]) over panels of `panelWidth` columns.
 struct BlockCopySource {
   vector::TransferReadOp read;
   scf::ForOp outer;
   scf::ForOp inner;
   int64_t blockRows;
   bool transposed;
+  int64_t panelWidth = 0;
+  bool panelIndexed = false;
 };
 
 struct PrefetchNextKBlockPass
@@ -546,14 +550,17 @@ struct PrefetchNextKBlockPass
            kBlocks.isDefinedOutsideOfLoop(read.getBase());
   }
 
-  /// The transposing copy of an n x k B's block (a linear's weight; see the
-  /// schedule's "transpose_tile"): a loop over the block's columns (`outer`,
-  /// B's rows) and one over its rows (`inner`, B's columns) that read L x L
-  /// tiles of B at (n + outer, k + inner) and write them transposed into a
-  /// local buffer at (inner, outer), from 0 to constants; the panel loop
-  /// covers the same columns. B's rows lie a row of k apart, read 16 at a
-  /// time for a few lines each: too short a stream for the hardware
-  /// prefetchers, so without this every k block waits on B as above.
+  /// The transposing copy of an n x k B's block (a linear's weight): a loop
+  /// over the block's columns (`outer`, B's rows) and one over its rows
+  /// (`inner`, B's columns) that read L x L tiles of B at (n + outer, k +
+  /// inner) and write them transposed into a local buffer, from 0 to
+  /// constants. Either at (inner, outer) of a k x n block (the schedule's
+  /// "transpose_tile"), the panel loop covering the same columns; or into
+  /// panels [n / w, k, w] (transformer-cpu-fuse-epilogues'
+  /// transposeIntoPanels), the panel loop counting the panels of all the
+  /// block's columns. B's rows lie a row of k apart, read 16 at a time for
+  /// a few lines each: too short a stream for the hardware prefetchers, so
+  /// without this every k block waits on B as above.
   std::optional<BlockCopySource> getTransposingCopySource(scf::ForOp kBlocks,
                                                           scf::ForOp panels,
                                                           scf::ForOp outer,
@@ -562,8 +569,10 @@ struct PrefetchNextKBlockPass
         getConstantIntValue(inner.getUpperBound());
     std::optional<int64_t> panelBound =
         getConstantIntValue(panels.getUpperBound());
-    if (!rowBound || !panelBound || !getConstantIntValue(panels.getStep()) ||
-        getConstantIntValue(outer.getUpperBound()) != panelBound ||
+    std::optional<int64_t> columnBound =
+        getConstantIntValue(outer.getUpperBound());
+    std::optional<int64_t> panelStep = getConstantIntValue(panels.getStep());
+    if (!rowBound || !panelBound || !columnBound || !panelStep ||
         !isConstantIntValue(outer.getLowerBound(), 0) ||
         !isConstantIntValue(inner.getLowerBound(), 0) ||
         !isConstantIntValue(panels.getLowerBound(), 0))
@@ -575,19 +584,46 @@ struct PrefetchNextKBlockPass
           !isInductionPlusInvariant(read.getIndices()[0], outer, outer) ||
           !isInductionPlusInvariant(read.getIndices()[1], inner, outer))
         continue;
-      bool transposedWrite = llvm::any_of(
-          inner.getBody()->getOps<vector::TransferWriteOp>(),
-          [&](vector::TransferWriteOp write) {
-            Value base = write.getBase();
-            return write.getVectorType() == type &&
-                   (base.getDefiningOp<memref::AllocOp>() ||
-                    base.getDefiningOp<memref::ViewOp>()) &&
-                   write.getIndices()[0] == inner.getInductionVar() &&
-                   write.getIndices()[1] == outer.getInductionVar();
-          });
-      if (transposedWrite)
-        return BlockCopySource{read, outer, inner, *rowBound,
-                               /*transposed=*/true};
+      for (Operation &op : inner.getBody()->without_terminator()) {
+        Value base;
+        ValueRange indices;
+        if (auto write = dyn_cast<vector::TransferWriteOp>(op)) {
+          base = write.getBase();
+          indices = write.getIndices();
+        } else if (auto store = dyn_cast<vector::StoreOp>(op)) {
+          base = store.getBase();
+          indices = store.getIndices();
+        } else {
+          continue;
+        }
+        if (!base.getDefiningOp<memref::AllocOp>() &&
+            !base.getDefiningOp<memref::ViewOp>())
+          continue;
+        auto buffer = cast<MemRefType>(base.getType());
+        // k x n: at (inner, outer), the panels over the same columns.
+        if (buffer.getRank() == 2 && indices[0] == inner.getInductionVar() &&
+            indices[1] == outer.getInductionVar() &&
+            *panelBound == *columnBound)
+          return BlockCopySource{read,
+                                 outer,
+                                 inner,
+                                 *rowBound,
+                                 /*transposed=*/true,
+                                 *panelStep,
+                                 /*panelIndexed=*/false};
+        // Panels [P, k, w]: the panel loop over the P panels, one at a time.
+        if (buffer.getRank() == 3 && !buffer.isDynamicDim(0) &&
+            !buffer.isDynamicDim(2) && *panelStep == 1 &&
+            *panelBound == buffer.getDimSize(0) &&
+            *panelBound * buffer.getDimSize(2) == *columnBound)
+          return BlockCopySource{read,
+                                 outer,
+                                 inner,
+                                 *rowBound,
+                                 /*transposed=*/true,
+                                 buffer.getDimSize(2),
+                                 /*panelIndexed=*/true};
+      }
     }
     return std::nullopt;
   }
@@ -623,7 +659,7 @@ struct PrefetchNextKBlockPass
   /// A k x n B: rows `i * c` to `(i + 1) * c - 1` of the next block (c =
   /// ceil(Kb / T)), the copy's row Kb further on and its column the
   /// panel's, each row as wide as the read. An n x k B: the panel's columns
-  /// are B's rows, r of them (the panel loop's step); rows `i * c` to `(i +
+  /// are B's rows, r of them (a panel's width); rows `i * c` to `(i +
   /// 1) * c - 1` of those (c = ceil(r / T)), Kb elements each from the next
   /// block's first. In the last k block of a cache tile (in an
   /// `scf.forall` over cache tiles), the same share of the first block of
@@ -640,8 +676,7 @@ struct PrefetchNextKBlockPass
     Location loc = read.getLoc();
     Value memref = read.getBase();
     int64_t blockRows = source.blockRows;
-    int64_t shareRows =
-        source.transposed ? *getConstantIntValue(panels.getStep()) : blockRows;
+    int64_t shareRows = source.transposed ? source.panelWidth : blockRows;
     auto [start, rowsPerTile] = buildRowShare(tiles, loop, shareRows, loc);
     OpBuilder outer(tiles);
     Value zero = arith::ConstantIndexOp::create(outer, loc, 0);
@@ -672,9 +707,13 @@ struct PrefetchNextKBlockPass
     // with `mapping` replacing more.
     auto shareIndices = [&](Value blockOffset, IRMapping &mapping) {
       if (source.transposed) {
+        Value panelColumn = panels.getInductionVar();
+        if (source.panelIndexed)
+          panelColumn = b.createOrFold<arith::MulIOp>(
+              loc, panelColumn,
+              arith::ConstantIndexOp::create(b, loc, source.panelWidth));
         mapping.map(source.outer.getInductionVar(),
-                    b.createOrFold<arith::AddIOp>(loc, panels.getInductionVar(),
-                                                  shareRow));
+                    b.createOrFold<arith::AddIOp>(loc, panelColumn, shareRow));
         mapping.map(source.inner.getInductionVar(), blockOffset);
       } else {
         mapping.map(source.outer.getInductionVar(),

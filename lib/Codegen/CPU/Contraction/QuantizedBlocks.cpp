@@ -2,6 +2,8 @@
 
 #include "QuantizedBlocks.h"
 
+#include "Panels.h"
+
 #include "Transformer/Codegen/CPU/Passes.h"
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 #include "Transformer/Codegen/Common/Passes.h"
@@ -111,31 +113,6 @@ SmallVector<Value> transformer::readBlockValues(OpBuilder &b, Location loc,
 }
 
 namespace {
-/// Transposes the square matrix whose rows are `rows` (`n` vectors of `n`
-/// elements, n a power of two) in registers: log2(n) rounds, each swapping
-/// the off-diagonal h x h blocks of every 2h x 2h block with one shuffle per
-/// row.
-void transposeRows(OpBuilder &b, Location loc, SmallVector<Value> &rows) {
-  int64_t n = rows.size();
-  for (int64_t h = 1; h < n; h *= 2)
-    for (int64_t i = 0; i < n; ++i) {
-      if (i & h)
-        continue;
-      int64_t j = i + h;
-      SmallVector<int64_t> first, second;
-      for (int64_t t = 0; t < n; ++t) {
-        first.push_back((t & h) ? n + t - h : t);
-        second.push_back((t & h) ? n + t : t + h);
-      }
-      Value upper = vector::ShuffleOp::create(b, loc, rows[i], rows[j], first);
-      Value lower = vector::ShuffleOp::create(b, loc, rows[i], rows[j], second);
-      rows[i] = upper;
-      rows[j] = lower;
-    }
-}
-} // namespace
-
-namespace {
 /// Dequantizes block `block` (of 32 along k) of the `lanes` weight rows from
 /// `firstRow` (each clamped to `lastRow` when that is given) and writes it
 /// transposed into `out`: element j of row r at (`kStart` + j, `column` + r),
@@ -173,7 +150,7 @@ Value writeTransposedBlock(OpBuilder &b, Location loc,
     SmallVector<Value> tile;
     for (int64_t r = 0; r < lanes; ++r)
       tile.push_back(values[r][j]);
-    transposeRows(b, loc, tile);
+    transposeInRegisters(b, loc, tile);
     for (int64_t c = 0; c < lanes; ++c) {
       Value k =
           arith::AddIOp::create(b, loc, kStart, index(b, loc, j * lanes + c));

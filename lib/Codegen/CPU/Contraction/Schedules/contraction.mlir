@@ -17,7 +17,9 @@
 // rows contiguously; the copy is vectorized here (%lanes x %lanes blocks transposed
 // in registers). n indexes C's contiguous dimension. With at most 4 cache
 // tiles along m, `transformer-cpu-fuse-epilogues` moves the copy into the
-// cache tiles, one 256 x 256 block per k step, read while in L2:
+// cache tiles, one block per k step, read while in L2: written straight
+// into the register tiles' panels where the sizes allow (then the tile is
+// an "mnk_panel" contraction below), else
 //   transformer.contraction = "transpose_tile"   that block (2-D)
 //   transformer.contraction = "btranspose_tile"  the same, batched
 // A constant weight copied in panels of the register tile's width (see
