@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ForwardBlockCopies.h"
+#include "Transfers.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -13,15 +14,9 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
+using namespace mlir::transformer;
 
 namespace {
-
-/// A transfer that moves one whole vector in bounds, unmasked, along the
-/// memref's minor dimensions.
-bool isPlainTransfer(VectorTransferOpInterface op) {
-  return !op.getMask() && op.getPermutationMap().isMinorIdentity() &&
-         llvm::all_of(op.getInBoundsValues(), [](bool b) { return b; });
-}
 
 /// A buffer this function may reason about: a `memref.alloc` of static
 /// shape and identity layout.

@@ -15,6 +15,8 @@
 
 #include "Transformer/Codegen/CPU/Passes.h"
 
+#include "Transfers.h"
+
 #include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -119,9 +121,7 @@ getRowReads(scf::ForOp loop,
     if (!memref || memref.getRank() < 2 ||
         !memref.getElementType().isIntOrFloat() || type.getRank() != 2 ||
         type.getDimSize(0) != 1 || type.getDimSize(1) < 2 ||
-        type.isScalable() || read.getMask() ||
-        !read.getPermutationMap().isMinorIdentity() ||
-        llvm::any_of(read.getInBoundsValues(), [](bool b) { return !b; }))
+        type.isScalable() || !isPlainTransfer(read))
       continue;
     // B's panel packed by the schedule (a local buffer, in L1) needs none,
     // nor rows that lie end to end (a constant weight copied in panels,
@@ -544,7 +544,7 @@ struct PrefetchNextKBlockPass
     VectorType type = read.getVectorType();
     auto memref = dyn_cast<MemRefType>(read.getBase().getType());
     return memref && memref.getRank() == 2 && type.getRank() == 2 &&
-           !read.getMask() && read.getPermutationMap().isMinorIdentity() &&
+           isUnmaskedMinorTransfer(read) &&
            !read.getBase().getDefiningOp<memref::ViewOp>() &&
            !read.getBase().getDefiningOp<memref::AllocOp>() &&
            kBlocks.isDefinedOutsideOfLoop(read.getBase());
