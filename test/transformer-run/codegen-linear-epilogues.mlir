@@ -6,7 +6,10 @@
 // sizes (scalar remainders; a dynamic number of rows is not padded, the
 // rows past the last multiple of 8 are computed row by row), batched; -O2 and -O3, 1 and 2 threads. With at
 // most 4 cache tiles along m, B's transposed copy is made per cache tile and
-// k block (tiles_* cases; a partial last k block); beyond, once.
+// k block (tiles_* cases; a partial last k block), written straight into
+// the register tiles' panels where a k block divides K (linear_divisible,
+// linear_3d_residual: one block, linear_tiles_dividing_block: blocks of
+// 112); beyond, once.
 // REQUIRES: numpy
 // RUN: %python %test_lib/run_reference.py %s %t -O2 --threads=1 | FileCheck %s
 // RUN: %python %test_lib/run_reference.py %s %t -O2 --threads=2 | FileCheck %s
@@ -32,6 +35,7 @@
 // CHECK: PASS @linear_residual_scale: result[0] 37x53
 // CHECK: PASS @linear_shared_result: result[0] 37x53
 // CHECK: PASS @linear_shared_result: result[1] 37x53
+// CHECK: PASS @linear_tiles_dividing_block: result[0] 40x96
 // CHECK: PASS @linear_tiles_gelu: result[0] 64x96
 // CHECK: PASS @linear_tiles_many_rows: result[0] 520x64
 // CHECK: PASS @transpose_b_divisible: result[0] 128x256
@@ -238,6 +242,17 @@ func.func @transpose_b_odd(%a: tensor<37x61xf32>, %b: tensor<53x61xf32>) -> tens
 
 // B's transposed copy per cache tile and k block: k = 600 is two blocks of
 // 256 and one of 88. Positive inputs: no cancellation in the long sums.
+// K = 336: k blocks of 112 (the largest multiple of the lanes from the
+// target's k block down to its half that divides K), 40 rows (a remainder
+// of rows below the register tile's).
+// PY: def case_linear_tiles_dividing_block(rng):
+// PY:     x, w, b = rng.random((40, 336), np.float32), rng.random((96, 336), np.float32) * 0.01, rng.standard_normal((96,), np.float32)
+// PY:     return [x, w, b], [ref.linear(x, w, b)]
+func.func @linear_tiles_dividing_block(%x: tensor<40x336xf32>, %w: tensor<96x336xf32>, %b: tensor<96xf32>) -> tensor<40x96xf32> {
+  %0 = transformer.linear %x, %w, %b : tensor<40x336xf32>, tensor<96x336xf32>, tensor<96xf32> -> tensor<40x96xf32>
+  return %0 : tensor<40x96xf32>
+}
+
 // PY: def case_linear_tiles_gelu(rng):
 // PY:     x, w, b = rng.random((64, 600), np.float32), rng.random((96, 600), np.float32) * 0.01, rng.standard_normal((96,), np.float32)
 // PY:     return [x, w, b], [ref.gelu_tanh(ref.linear(x, w, b))]
