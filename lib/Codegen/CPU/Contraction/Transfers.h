@@ -1,4 +1,4 @@
-//===- Transfers.h - The vector transfers of packed contractions -*- C++ -*-===//
+//===- Transfers.h - Plain vector transfers ---------------------*- C++ -*-===//
 //
 // Internal to the CPU codegen library: which vector transfers the passes
 // that run after the contraction schedule (the block copy forwarding of
