@@ -287,6 +287,34 @@ Operation *findTagged(ArrayRef<Operation *> ops, StringRef tag) {
   return nullptr;
 }
 
+/// The contraction of a cache tile tiled along k, its last loop.
+struct KBlocks {
+  linalg::LinalgOp contraction;
+  /// The loop over the k blocks.
+  Operation *loop;
+};
+
+/// Tiles `tile` (a cache tile's contraction) along k in blocks of `block`
+/// (the last of them shorter where `block` does not divide k) and replaces
+/// it by the loop.
+FailureOr<KBlocks> tileAlongK(RewriterBase &rewriter, Operation *tile,
+                              int64_t block) {
+  auto contraction = cast<linalg::LinalgOp>(tile);
+  SmallVector<OpFoldResult> sizes(contraction.getNumLoops() - 1,
+                                  rewriter.getIndexAttr(0));
+  sizes.push_back(rewriter.getIndexAttr(block));
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(sizes);
+  rewriter.setInsertionPoint(tile);
+  FailureOr<scf::SCFTilingResult> blocked =
+      scf::tileUsingSCF(rewriter, cast<TilingInterface>(tile), tiling);
+  if (failed(blocked) || blocked->loops.empty())
+    return failure();
+  rewriter.replaceOp(tile, blocked->replacements);
+  return KBlocks{cast<linalg::LinalgOp>(blocked->tiledOps.front()),
+                 blocked->loops.front()};
+}
+
 /// In a cache tile whose contraction reads a transposed slice of B made in
 /// the tile, tiles the contraction along k by the schedule's k block
 /// (`blockK`, the target's: CPUTarget::contractionCacheTile) and
@@ -392,18 +420,11 @@ bool transposeIntoPanelsPerKBlock(RewriterBase &rewriter,
   Location loc = contraction.getLoc();
   Operation *bufferPoint = tile;
   if (depth > block) {
-    SmallVector<OpFoldResult> sizes(2, rewriter.getIndexAttr(0));
-    sizes.push_back(rewriter.getIndexAttr(block));
-    scf::SCFTilingOptions tiling;
-    tiling.setTileSizes(sizes);
-    rewriter.setInsertionPoint(tile);
-    FailureOr<scf::SCFTilingResult> blocked =
-        scf::tileUsingSCF(rewriter, cast<TilingInterface>(tile), tiling);
-    if (failed(blocked) || blocked->loops.empty())
+    FailureOr<KBlocks> blocked = tileAlongK(rewriter, tile, block);
+    if (failed(blocked))
       return false;
-    rewriter.replaceOp(tile, blocked->replacements);
-    contraction = cast<linalg::LinalgOp>(blocked->tiledOps.front());
-    bufferPoint = blocked->loops.front();
+    contraction = blocked->contraction;
+    bufferPoint = blocked->loop;
   }
   // The block's first k: B is the whole transposed slice, or a slice of it
   // at (k0, 0).
@@ -531,18 +552,11 @@ bool dequantizePerKBlock(RewriterBase &rewriter, Operation *tile,
       inPanels = false;
   }
   if (ShapedType::isDynamic(depth) || depth > blockK) {
-    SmallVector<OpFoldResult> sizes(kLoop, rewriter.getIndexAttr(0));
-    sizes.push_back(rewriter.getIndexAttr(blockK));
-    scf::SCFTilingOptions tiling;
-    tiling.setTileSizes(sizes);
-    rewriter.setInsertionPoint(tile);
-    FailureOr<scf::SCFTilingResult> blocked =
-        scf::tileUsingSCF(rewriter, cast<TilingInterface>(tile), tiling);
-    if (failed(blocked) || blocked->loops.empty())
+    FailureOr<KBlocks> blocked = tileAlongK(rewriter, tile, blockK);
+    if (failed(blocked))
       return false;
-    rewriter.replaceOp(tile, blocked->replacements);
-    contraction = cast<linalg::LinalgOp>(blocked->tiledOps.front());
-    bufferPoint = blocked->loops.front();
+    contraction = blocked->contraction;
+    bufferPoint = blocked->loop;
   }
   SmallVector<tensor::ExtractSliceOp> slices = getSlices(contraction);
   if (slices.empty())
