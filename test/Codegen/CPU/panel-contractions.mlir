@@ -6,42 +6,44 @@
 // A contraction that reads a weight copied in panels of 16 columns (as
 // transformer-cpu-cache-constant-weights leaves it, AVX2's register tile):
 // each cache tile (128 x 48: three panels) runs the k blocks of 256 and then
-// the rest (44), and in each the panels one by one: a plain contraction of
+// the rest (76), and in each the panels one by one: a plain contraction of
 // the tile's rows by the panel's k block, a [k, 16] slice of the copy, into
-// the panel's 16 columns.
+// the panel's 16 columns. (K = 1100: the tile's rows of A and a panel of
+// the whole depth would fill more than half the L2.)
 // CHECK-DAG: #[[$FIRST:.*]] = affine_map<(d0) -> (d0 floordiv 16)>
 // CHECK-DAG: #[[$COLUMN:.*]] = affine_map<(d0) -> (d0 * 16)>
 // CHECK-LABEL: func.func @tile(
-// CHECK-SAME: %[[X:[^:]*]]: tensor<128x300xf32>, %[[P:[^:]*]]: tensor<6x300x16xf32>, %[[ACC:[^:]*]]: tensor<128x96xf32>
+// CHECK-SAME: %[[X:[^:]*]]: tensor<128x1100xf32>, %[[P:[^:]*]]: tensor<6x1100x16xf32>, %[[ACC:[^:]*]]: tensor<128x96xf32>
 // CHECK: scf.forall (%[[J:.*]]) = (0) to (96) step (48) shared_outs(%[[O:.*]] = %[[ACC]])
 // CHECK:   %[[F:.*]] = affine.apply #[[$FIRST]](%[[J]])
-// CHECK:   %[[TP:.*]] = tensor.extract_slice %[[P]][%[[F]], 0, 0] [3, 300, 16] [1, 1, 1]
+// CHECK:   %[[TP:.*]] = tensor.extract_slice %[[P]][%[[F]], 0, 0] [3, 1100, 16] [1, 1, 1]
 // CHECK:   %[[TC:.*]] = tensor.extract_slice %[[O]][0, %[[J]]] [128, 48] [1, 1]
-// CHECK:   %[[FULL:.*]] = scf.for %[[PI:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A1:.*]] = %[[TC]])
-// CHECK:     %[[XK:.*]] = tensor.extract_slice %[[X]][0, 0] [128, 256] [1, 1]
-// CHECK:     %[[BK:.*]] = tensor.extract_slice %[[TP]][%[[PI]], 0, 0] [1, 256, 16] [1, 1, 1] : tensor<3x300x16xf32> to tensor<256x16xf32>
-// CHECK:     %[[COL:.*]] = affine.apply #[[$COLUMN]](%[[PI]])
-// CHECK:     %[[CP:.*]] = tensor.extract_slice %[[A1]][0, %[[COL]]] [128, 16] [1, 1]
-// CHECK:     %[[U:.*]] = linalg.contract {{.*}} {transformer.contraction = "mnk_panel"} ins(%[[XK]], %[[BK]] : tensor<128x256xf32>, tensor<256x16xf32>) outs(%[[CP]] : tensor<128x16xf32>)
-// CHECK:     tensor.insert_slice %[[U]] into %[[A1]][0, %[[COL]]] [128, 16] [1, 1]
+// CHECK:   %[[FULL:.*]] = scf.for %[[K0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A0:.*]] = %[[TC]])
+// CHECK:     scf.for %[[PI:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A1:.*]] = %[[A0]])
+// CHECK:       %[[XK:.*]] = tensor.extract_slice %[[X]][0, %[[K0]]] [128, 256] [1, 1]
+// CHECK:       %[[BK:.*]] = tensor.extract_slice %[[TP]][%[[PI]], %[[K0]], 0] [1, 256, 16] [1, 1, 1] : tensor<3x1100x16xf32> to tensor<256x16xf32>
+// CHECK:       %[[COL:.*]] = affine.apply #[[$COLUMN]](%[[PI]])
+// CHECK:       %[[CP:.*]] = tensor.extract_slice %[[A1]][0, %[[COL]]] [128, 16] [1, 1]
+// CHECK:       %[[U:.*]] = linalg.contract {{.*}} {transformer.contraction = "mnk_panel"} ins(%[[XK]], %[[BK]] : tensor<128x256xf32>, tensor<256x16xf32>) outs(%[[CP]] : tensor<128x16xf32>)
+// CHECK:       tensor.insert_slice %[[U]] into %[[A1]][0, %[[COL]]] [128, 16] [1, 1]
 // CHECK:   %[[REST:.*]] = scf.for %{{.*}} iter_args(%{{.*}} = %[[FULL]])
-// CHECK:     tensor.extract_slice %[[X]][0, 256] [128, 44] [1, 1]
-// CHECK:     tensor.extract_slice %[[TP]][%{{.*}}, 256, 0] [1, 44, 16] [1, 1, 1] : tensor<3x300x16xf32> to tensor<44x16xf32>
+// CHECK:     tensor.extract_slice %[[X]][0, 1024] [128, 76] [1, 1]
+// CHECK:     tensor.extract_slice %[[TP]][%{{.*}}, 1024, 0] [1, 76, 16] [1, 1, 1] : tensor<3x1100x16xf32> to tensor<76x16xf32>
 // CHECK:     linalg.contract {{.*}} {transformer.contraction = "mnk_panel"} {{.*}} -> tensor<128x16xf32>
 // CHECK:   tensor.parallel_insert_slice %[[REST]] into %[[O]][0, %[[J]]] [128, 48] [1, 1]
 // CHECK-NOT: floordiv 16, d2
 
 // COPY-LABEL: func.func @tile(
-// COPY-SAME: %[[X:[^:]*]]: tensor<128x300xf32>, %[[P:[^:]*]]: tensor<6x300x16xf32>, %[[ACC:[^:]*]]: tensor<128x96xf32>
-// COPY: %[[E:.*]] = tensor.empty() : tensor<300x6x16xf32>
-// COPY: %[[T:.*]] = linalg.transpose ins(%[[P]] : tensor<6x300x16xf32>) outs(%[[E]] : tensor<300x6x16xf32>) permutation = [1, 0, 2]
-// COPY: %[[B:.*]] = tensor.collapse_shape %[[T]] {{\[}}[0], [1, 2]] : tensor<300x6x16xf32> into tensor<300x96xf32>
-// COPY: linalg.generic {indexing_maps = [#{{.*}}, #[[$KN:[a-z0-9]+]], #{{.*}}]{{.*}} ins(%[[X]], %[[B]] : tensor<128x300xf32>, tensor<300x96xf32>) outs(%[[ACC]] : tensor<128x96xf32>) attrs = {transformer.contraction = "mnk"}
+// COPY-SAME: %[[X:[^:]*]]: tensor<128x1100xf32>, %[[P:[^:]*]]: tensor<6x1100x16xf32>, %[[ACC:[^:]*]]: tensor<128x96xf32>
+// COPY: %[[E:.*]] = tensor.empty() : tensor<1100x6x16xf32>
+// COPY: %[[T:.*]] = linalg.transpose ins(%[[P]] : tensor<6x1100x16xf32>) outs(%[[E]] : tensor<1100x6x16xf32>) permutation = [1, 0, 2]
+// COPY: %[[B:.*]] = tensor.collapse_shape %[[T]] {{\[}}[0], [1, 2]] : tensor<1100x6x16xf32> into tensor<1100x96xf32>
+// COPY: linalg.generic {indexing_maps = [#{{.*}}, #[[$KN:[a-z0-9]+]], #{{.*}}]{{.*}} ins(%[[X]], %[[B]] : tensor<128x1100xf32>, tensor<1100x96xf32>) outs(%[[ACC]] : tensor<128x96xf32>) attrs = {transformer.contraction = "mnk"}
 #a = affine_map<(m, n, k) -> (m, k)>
 #p = affine_map<(m, n, k) -> (n floordiv 16, k, n mod 16)>
 #c = affine_map<(m, n, k) -> (m, n)>
-func.func @tile(%x: tensor<128x300xf32>, %panels: tensor<6x300x16xf32>, %acc: tensor<128x96xf32>) -> tensor<128x96xf32> {
-  %y = linalg.generic {indexing_maps = [#a, #p, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %panels : tensor<128x300xf32>, tensor<6x300x16xf32>) outs(%acc : tensor<128x96xf32>) attrs = {transformer.contraction = "mnk"} {
+func.func @tile(%x: tensor<128x1100xf32>, %panels: tensor<6x1100x16xf32>, %acc: tensor<128x96xf32>) -> tensor<128x96xf32> {
+  %y = linalg.generic {indexing_maps = [#a, #p, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %panels : tensor<128x1100xf32>, tensor<6x1100x16xf32>) outs(%acc : tensor<128x96xf32>) attrs = {transformer.contraction = "mnk"} {
   ^bb0(%in: f32, %w: f32, %out: f32):
     %0 = arith.mulf %in, %w : f32
     %1 = arith.addf %out, %0 : f32
@@ -52,15 +54,16 @@ func.func @tile(%x: tensor<128x300xf32>, %panels: tensor<6x300x16xf32>, %acc: te
 
 // The last cache tile of 704 columns in tiles of 128 is 64 wide, a number
 // of panels known only in the loop: the tile reads its panels' slice, as
-// many as the tiling gives, and loops over them.
+// many as the tiling gives, and loops over them. (Its dynamic rows count as
+// the target's cache tile's, whose rows of A and a panel of the whole depth
+// fit half the L2: one k block.)
 // PARTIAL-LABEL: func.func @partial(
 // PARTIAL-SAME: %{{[^:]*}}: tensor<?x256xf32>, %[[P:[^:]*]]: tensor<22x256x32xf32>
 // PARTIAL: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (%{{.*}}, 704) step (128, 128)
 // PARTIAL:   %[[TP:.*]] = tensor.extract_slice %[[P]][%{{.*}}, 0, 0] [%[[N:.*]], 256, 32] [1, 1, 1] : tensor<22x256x32xf32> to tensor<?x256x32xf32>
-// PARTIAL:   scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}}
-// PARTIAL:     scf.for %[[PI:.*]] = %{{.*}} to %[[N]] step %{{.*}}
-// PARTIAL:       tensor.extract_slice %[[TP]][%[[PI]], %{{.*}}, 0] [1, 128, 32] [1, 1, 1]
-// PARTIAL:       linalg.contract {{.*}} {transformer.contraction = "mnk_panel"} {{.*}} -> tensor<?x32xf32>
+// PARTIAL:   scf.for %[[PI:.*]] = %{{.*}} to %[[N]] step %{{.*}}
+// PARTIAL:     tensor.extract_slice %[[TP]][%[[PI]], 0, 0] [1, 256, 32] [1, 1, 1]
+// PARTIAL:     linalg.contract {{.*}} {transformer.contraction = "mnk_panel"} {{.*}} -> tensor<?x32xf32>
 #p32 = affine_map<(m, n, k) -> (n floordiv 32, k, n mod 32)>
 func.func @partial(%x: tensor<?x256xf32>, %panels: tensor<22x256x32xf32>, %acc: tensor<?x704xf32>) -> tensor<?x704xf32> {
   %y = linalg.generic {indexing_maps = [#a, #p32, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %panels : tensor<?x256xf32>, tensor<22x256x32xf32>) outs(%acc : tensor<?x704xf32>) attrs = {transformer.contraction = "mnk"} {
@@ -168,7 +171,7 @@ func.func @gated(%x: tensor<?x64xf32>, %g: tensor<8x64x16xf32>, %u: tensor<8x64x
   return %m : tensor<?x128xf32>
 }
 
-// K = 448: no remainder block, but two blocks of 224 (the largest multiple
+// K = 1344: no remainder block, but six blocks of 224 (the largest multiple
 // of 8 from the target's 256 down to 128 that divides K), so that the
 // register tiles are made once.
 // CHECK-LABEL: func.func @dividing_blocks(
@@ -178,8 +181,28 @@ func.func @gated(%x: tensor<?x64xf32>, %g: tensor<8x64x16xf32>, %u: tensor<8x64x
 // CHECK:     linalg.contract {{.*}} {transformer.contraction = "mnk_panel"} {{.*}} tensor<128x224xf32>, tensor<224x16xf32>
 // CHECK-NOT: "mnk_panel"
 // CHECK:   tensor.parallel_insert_slice
-func.func @dividing_blocks(%x: tensor<128x448xf32>, %panels: tensor<6x448x16xf32>, %acc: tensor<128x96xf32>) -> tensor<128x96xf32> {
-  %y = linalg.generic {indexing_maps = [#a, #p, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %panels : tensor<128x448xf32>, tensor<6x448x16xf32>) outs(%acc : tensor<128x96xf32>) attrs = {transformer.contraction = "mnk"} {
+func.func @dividing_blocks(%x: tensor<128x1344xf32>, %panels: tensor<6x1344x16xf32>, %acc: tensor<128x96xf32>) -> tensor<128x96xf32> {
+  %y = linalg.generic {indexing_maps = [#a, #p, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %panels : tensor<128x1344xf32>, tensor<6x1344x16xf32>) outs(%acc : tensor<128x96xf32>) attrs = {transformer.contraction = "mnk"} {
+  ^bb0(%in: f32, %w: f32, %out: f32):
+    %0 = arith.mulf %in, %w : f32
+    %1 = arith.addf %out, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<128x96xf32>
+  return %y : tensor<128x96xf32>
+}
+
+// K = 300: the tile's rows of A and a panel of the whole depth fit half the
+// L2, so the tile runs the whole depth as one block, whose register tiles
+// load and store their accumulators once.
+// CHECK-LABEL: func.func @whole_depth(
+// CHECK: scf.forall
+// CHECK:   scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:     tensor.extract_slice %{{.*}}[%{{.*}}, 0, 0] [1, 300, 16] [1, 1, 1] : tensor<3x300x16xf32> to tensor<300x16xf32>
+// CHECK:     linalg.contract {{.*}} {transformer.contraction = "mnk_panel"} {{.*}} tensor<128x300xf32>, tensor<300x16xf32>
+// CHECK-NOT: "mnk_panel"
+// CHECK:   tensor.parallel_insert_slice
+func.func @whole_depth(%x: tensor<128x300xf32>, %panels: tensor<6x300x16xf32>, %acc: tensor<128x96xf32>) -> tensor<128x96xf32> {
+  %y = linalg.generic {indexing_maps = [#a, #p, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %panels : tensor<128x300xf32>, tensor<6x300x16xf32>) outs(%acc : tensor<128x96xf32>) attrs = {transformer.contraction = "mnk"} {
   ^bb0(%in: f32, %w: f32, %out: f32):
     %0 = arith.mulf %in, %w : f32
     %1 = arith.addf %out, %0 : f32

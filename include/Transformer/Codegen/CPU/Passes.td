@@ -686,17 +686,23 @@ def TransformerCPUPanelContractionsPass
     as `(n floordiv r, k, n mod r)`. After
     `--transformer-cpu-fuse-epilogues` has formed their cache tiles (tagged
     `"mnk_tile"`, a whole number of panels wide), this pass computes each
-    such tile with two loops on tensors: over k blocks of the target's cache
-    k (`CPUTarget::contractionCacheTile`), or of the largest multiple of 8
-    from it down to its half that divides K (Qwen2's 896: four blocks of
-    224, not three of 256 and a second copy of the register tiles for the
-    rest of 128; otherwise a last block of the rest), and in
+    such tile with two loops on tensors: over k blocks, and in
     each over the tile's panels, a plain contraction of the tile's rows by
     the panel's k block (a contiguous `[k, r]` slice of the copy) into the
     panel's columns of C, tagged `"mnk_panel"`. The CPU schedule tiles those
     into register tiles that read the panel where it is: per call, no copy
     of B is made, where a k x n B is packed per cache tile and k block
     (copied into a block buffer, then panel by panel into a panel buffer).
+
+    The k block is the whole K where the tile's rows of A and one panel of
+    that depth fill at most half the L2 (a tile of dynamic rows counted as
+    the target's cache tile's): nothing is copied from f32 panels, so they
+    need not fit the L1, the register tiles stream them from L2 and load
+    and store their accumulators once. Otherwise it is the target's cache k
+    (`CPUTarget::contractionCacheTile`), or the largest multiple of 8 from
+    it down to its half that divides K (Qwen2's 896: four blocks of 224,
+    not three of 256 and a second copy of the register tiles for the rest
+    of 128; otherwise a last block of the rest).
 
     Panels of bf16 or f16 (a weight bound so by
     `--transformer-cpu-panel-parameters`) are widened to f32 per k block:
@@ -706,25 +712,28 @@ def TransformerCPUPanelContractionsPass
     along m then share one conversion of each vector of B instead of each
     converting it as it loads it (the conversions competed with the FMAs
     for the same ports: GPT-2's bf16 prefill ran 1.09-1.15x its f32 one).
+    The buffer is a copy that the register tiles read, so its k block is
+    always the target's, which keeps it in L1.
 
     A contraction that reads panels but is not a cache tile (its fusion
     failed, or K is dynamic) gets a copy of B in the k x n order instead,
     made on each call.
 
-    Example (r = 32, a cache tile of 128 x 128, K = 512):
+    Example (r = 32, a cache tile of 128 x 128, K = 2048, k blocks of
+    256):
 
     ```mlir
     // Before
     %t = linalg.generic {indexing_maps = [(m, n, k) -> (m, k),
         (m, n, k) -> (n floordiv 32, k, n mod 32), (m, n, k) -> (m, n)]}
         {transformer.contraction = "mnk_tile"}
-        ins(%a, %panels : tensor<128x512xf32>, tensor<4x512x32xf32>) outs(%c)
+        ins(%a, %panels : tensor<128x2048xf32>, tensor<4x2048x32xf32>) outs(%c)
     // After
-    %t = scf.for %k0 = %c0 to %c512 step %c256 iter_args(%acc = %c) {
+    %t = scf.for %k0 = %c0 to %c2048 step %c256 iter_args(%acc = %c) {
       %r = scf.for %p = %c0 to %c4 step %c1 iter_args(%acc2 = %acc) {
         %ak = tensor.extract_slice %a[0, %k0] [128, 256] [1, 1]
         %bk = tensor.extract_slice %panels[%p, %k0, 0] [1, 256, 32] [1, 1, 1]
-            : tensor<4x512x32xf32> to tensor<256x32xf32>
+            : tensor<4x2048x32xf32> to tensor<256x32xf32>
         %cp = tensor.extract_slice %acc2[0, %p * 32] [128, 32] [1, 1]
         %u = linalg.contract ... {transformer.contraction = "mnk_panel"}
             ins(%ak, %bk) outs(%cp)
