@@ -96,6 +96,26 @@ void transformer::transposeInRegisters(OpBuilder &b, Location loc,
     }
 }
 
+Value transformer::writeTransposedRows(OpBuilder &b, Location loc,
+                                       SmallVector<Value> rows, Value out,
+                                       Value panel, Value firstK, Value column,
+                                       bool inBounds) {
+  transposeInRegisters(b, loc, rows);
+  for (auto [c, row] : llvm::enumerate(rows)) {
+    Value k =
+        c == 0 ? firstK
+               : arith::AddIOp::create(
+                     b, loc, firstK, arith::ConstantIndexOp::create(b, loc, c));
+    SmallVector<Value> indices = {k, column};
+    if (panel)
+      indices.insert(indices.begin(), panel);
+    out = vector::TransferWriteOp::create(b, loc, row, out, indices,
+                                          ArrayRef<bool>{inBounds})
+              .getResult();
+  }
+  return out;
+}
+
 Value transformer::transposeIntoPanels(OpBuilder &b, Location loc, Value source,
                                        Value init, int64_t lanes) {
   auto sourceType = cast<RankedTensorType>(source.getType());
@@ -107,10 +127,6 @@ Value transformer::transposeIntoPanels(OpBuilder &b, Location loc, Value source,
   };
   Value zero = index(0), step = index(lanes);
   Value width = index(initType.getDimSize(2));
-  // The tile's rows of k after its first.
-  SmallVector<Value> rowOffsets;
-  for (int64_t c = 1; c < lanes; ++c)
-    rowOffsets.push_back(index(c));
   Value padding = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
   auto tileType = VectorType::get({lanes, lanes}, element);
   // Groups of `lanes` rows of `source`: the group's panel, and its first
@@ -134,15 +150,8 @@ Value transformer::transposeIntoPanels(OpBuilder &b, Location loc, Value source,
   SmallVector<Value> rows;
   for (int64_t r = 0; r < lanes; ++r)
     rows.push_back(vector::ExtractOp::create(b, loc, tile, r));
-  transposeInRegisters(b, loc, rows);
-  Value out = depth.getRegionIterArgs()[0];
-  for (int64_t c = 0; c < lanes; ++c) {
-    Value kc = c == 0 ? k : arith::AddIOp::create(b, loc, k, rowOffsets[c - 1]);
-    out = vector::TransferWriteOp::create(b, loc, rows[c], out,
-                                          ValueRange{panel, kc, column},
-                                          SmallVector<bool>(1, true))
-              .getResult();
-  }
+  Value out = writeTransposedRows(b, loc, rows, depth.getRegionIterArgs()[0],
+                                  panel, k, column, /*inBounds=*/true);
   scf::YieldOp::create(b, loc, out);
   return groups.getResult(0);
 }

@@ -41,6 +41,17 @@ FailureOr<linalg::GenericOp> readFromPanels(RewriterBase &rewriter,
 /// row.
 void transposeInRegisters(OpBuilder &b, Location loc, SmallVector<Value> &rows);
 
+/// Transposes `rows` (`lanes` vectors of `lanes` elements: rows of n, each
+/// along k from `firstK`) in registers (transposeInRegisters) and writes
+/// them into `out` as `lanes` rows of k: row c at (firstK + c, `column`) of
+/// a [k, n] `out`, or of the panel `panel` of panels [n / w, k, w] (then
+/// `column` is the column in the panel). `inBounds` marks the writes in
+/// bounds (else out-of-bounds columns are masked). Returns the written
+/// `out`.
+Value writeTransposedRows(OpBuilder &b, Location loc, SmallVector<Value> rows,
+                          Value out, Value panel, Value firstK, Value column,
+                          bool inBounds);
+
 /// `source` ([n, k] on tensors, static; n a multiple of `init`'s width w
 /// and of `lanes`, k a multiple of `lanes`) transposed into `init`, panels
 /// [n / w, k, w] (w a multiple of `lanes`), by vector code: a loop over

@@ -150,17 +150,8 @@ Value writeTransposedBlock(OpBuilder &b, Location loc,
     SmallVector<Value> tile;
     for (int64_t r = 0; r < lanes; ++r)
       tile.push_back(values[r][j]);
-    transposeInRegisters(b, loc, tile);
-    for (int64_t c = 0; c < lanes; ++c) {
-      Value k =
-          arith::AddIOp::create(b, loc, kStart, index(b, loc, j * lanes + c));
-      SmallVector<Value> indices = {k, column};
-      if (panel)
-        indices.insert(indices.begin(), panel);
-      out = vector::TransferWriteOp::create(b, loc, tile[c], out, indices,
-                                            ArrayRef<bool>{inBounds})
-                .getResult();
-    }
+    Value k = arith::AddIOp::create(b, loc, kStart, index(b, loc, j * lanes));
+    out = writeTransposedRows(b, loc, tile, out, panel, k, column, inBounds);
   }
   return out;
 }
