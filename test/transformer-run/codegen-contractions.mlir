@@ -19,6 +19,7 @@
 // CHECK: PASS @large_result: result[0] 610x1040
 // CHECK: PASS @linear: result[0] 2x21x67
 // CHECK: PASS @odd: result[0] 37x53
+// CHECK: PASS @panel_k_blocks: result[0] 300x64
 // CHECK: PASS @row_dynamic_few: result[0] 2x320
 // CHECK: PASS @row_dynamic_many: result[0] 5x320
 // CHECK: PASS @row_dynamic_tiles: result[0] 20x320
@@ -56,13 +57,25 @@ func.func @divisible(%a: tensor<256x512xf32>, %b: tensor<512x512xf32>) -> tensor
 
 // A result larger than the L2 (2.5 MB): cache tiles accumulate in a
 // temporary of their size that a copy writes to the result; partial tiles
-// along m (610 rows) and n (1040 columns, padded to 1056), two k blocks.
+// along m (610 rows) and n (1040 columns, padded to 1056). B is copied
+// into panels once per call, and K is one k block (a tile's rows of A and a
+// panel of 300 fit half the L2).
 // PY: def case_large_result(rng):
 // PY:     a, b = rng.random((610, 300), np.float32), rng.random((300, 1040), np.float32)
 // PY:     return [a, b], [ref.matmul(a, b)]
 func.func @large_result(%a: tensor<610x300xf32>, %b: tensor<300x1040xf32>) -> tensor<610x1040xf32> {
   %0 = transformer.matmul %a, %b : tensor<610x300xf32>, tensor<300x1040xf32> -> tensor<610x1040xf32>
   return %0 : tensor<610x1040xf32>
+}
+
+// B in panels once per call (300 rows: more than one cache tile) with a K
+// too deep for one k block: blocks of the target's cache k, then the rest.
+// PY: def case_panel_k_blocks(rng):
+// PY:     a, b = rng.random((300, 1100), np.float32), rng.random((1100, 64), np.float32)
+// PY:     return [a, b], [ref.matmul(a, b)]
+func.func @panel_k_blocks(%a: tensor<300x1100xf32>, %b: tensor<1100x64xf32>) -> tensor<300x64xf32> {
+  %0 = transformer.matmul %a, %b : tensor<300x1100xf32>, tensor<1100x64xf32> -> tensor<300x64xf32>
+  return %0 : tensor<300x64xf32>
 }
 
 // Few rows by B indexed (n, k) (k a multiple of 16): the dot-product form
