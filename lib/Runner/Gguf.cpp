@@ -289,11 +289,10 @@ std::optional<GgufName> runner::mapToGgufName(llvm::StringRef architecture,
 GgufFile::~GgufFile() = default;
 
 llvm::Expected<std::shared_ptr<GgufFile>> GgufFile::open(llvm::StringRef path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::WritableMemoryBuffer>> buffer =
-      llvm::WritableMemoryBuffer::getFile(path, /*IsVolatile=*/false);
+  llvm::Expected<std::unique_ptr<llvm::WritableMemoryBuffer>> buffer =
+      readWeightFileBytes(path);
   if (!buffer)
-    return llvm::createStringError("cannot read '" + path +
-                                   "': " + buffer.getError().message());
+    return buffer.takeError();
   return parse(std::move(*buffer), path);
 }
 

@@ -107,13 +107,10 @@ SafetensorsFile::~SafetensorsFile() = default;
 
 llvm::Expected<std::shared_ptr<SafetensorsFile>>
 SafetensorsFile::open(llvm::StringRef path) {
-  // Private (copy-on-write) mapping for files above a few pages; a small file
-  // is read into memory.
-  llvm::ErrorOr<std::unique_ptr<llvm::WritableMemoryBuffer>> buffer =
-      llvm::WritableMemoryBuffer::getFile(path, /*IsVolatile=*/false);
+  llvm::Expected<std::unique_ptr<llvm::WritableMemoryBuffer>> buffer =
+      readWeightFileBytes(path);
   if (!buffer)
-    return llvm::createStringError("cannot read '" + path +
-                                   "': " + buffer.getError().message());
+    return buffer.takeError();
   return parse(std::move(*buffer), path);
 }
 

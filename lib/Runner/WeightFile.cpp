@@ -206,6 +206,16 @@ WeightFile::prepareTransposedTensor(llvm::StringRef name, ElementType type,
                        [read](int64_t width) mutable { return read(width); });
 }
 
+llvm::Expected<std::unique_ptr<llvm::WritableMemoryBuffer>>
+runner::readWeightFileBytes(llvm::StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::WritableMemoryBuffer>> buffer =
+      llvm::WritableMemoryBuffer::getFile(path, /*IsVolatile=*/false);
+  if (!buffer)
+    return llvm::createStringError("cannot read '" + path +
+                                   "': " + buffer.getError().message());
+  return std::move(*buffer);
+}
+
 llvm::Expected<std::shared_ptr<WeightFile>>
 runner::openWeightFile(llvm::StringRef path) {
   // The first four bytes decide; a file too short for them goes to the

@@ -117,6 +117,12 @@ llvm::Error parameterError(llvm::StringRef name, const llvm::Twine &why);
 llvm::Error checkBlockShape(llvm::StringRef name, QuantFormat format,
                             llvm::ArrayRef<int64_t> shape);
 
+/// The bytes of the weight file `path`: a private (copy-on-write) mapping
+/// for files above a few pages, a small file read into memory. The error
+/// names the path.
+llvm::Expected<std::unique_ptr<llvm::WritableMemoryBuffer>>
+readWeightFileBytes(llvm::StringRef path);
+
 /// Opens `path` as a GGUF file when it starts with the GGUF magic, as a
 /// .safetensors file otherwise.
 llvm::Expected<std::shared_ptr<WeightFile>>
