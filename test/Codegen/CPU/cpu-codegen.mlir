@@ -52,13 +52,15 @@ func.func @divisible(%a: memref<1024x1024xf32>, %b: memref<1024x1024xf32>, %c: m
 // -----
 
 // Odd sizes: the 8x32 register tile is peeled; the 5 rows past the last
-// full tile are computed row by row (1x32 tiles), and the 21 columns of the
-// remainder along n at their static size.
+// full tile are computed in pairs (2x32 tiles) and the last one alone (1x32),
+// and the 21 columns of the remainder along n at their static size.
 // CHECK-LABEL: func.func @odd
 // CHECK-DAG:     vector.fma {{.*}} : vector<32xf32>
 // CHECK-DAG:     vector.fma {{.*}} : vector<21xf32>
 // CHECK-DAG:     iter_args({{.*}}) -> (vector<8x32xf32>)
 // CHECK-DAG:     iter_args({{.*}}) -> (vector<8x21xf32>)
+// CHECK-DAG:     iter_args({{.*}}) -> (vector<2x32xf32>)
+// CHECK-DAG:     iter_args({{.*}}) -> (vector<2x21xf32>)
 // CHECK-DAG:     iter_args({{.*}}) -> (vector<1x32xf32>)
 // CHECK-DAG:     iter_args({{.*}}) -> (vector<1x21xf32>)
 // CHECK-NOT:     linalg.
@@ -69,18 +71,36 @@ func.func @odd(%a: memref<37x61xf32>, %b: memref<61x53xf32>, %c: memref<37x53xf3
 
 // -----
 
+// 128 rows in 6-row tiles (AVX2): 21 full tiles and one pair, no single row.
+// AVX2-LABEL: func.func @rows_past_the_tiles
+// AVX2:         iter_args({{.*}}) -> (vector<6x16xf32>)
+// AVX2:         iter_args({{.*}}) -> (vector<2x16xf32>)
+// AVX2-NOT:     iter_args({{.*}}) -> (vector<1x16xf32>)
+// AVX2:         return
+func.func @rows_past_the_tiles(%a: memref<128x64xf32>, %b: memref<64x32xf32>, %c: memref<128x32xf32>) {
+  linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : memref<128x64xf32>, memref<64x32xf32>) outs(%c : memref<128x32xf32>)
+  return
+}
+
+// -----
+
 // A dynamic number of rows (not padded by the prepare pass): full 8x32
-// register tiles, then the rows past the last multiple of 8 one by one, each
-// a 1x32 tile whose accumulators also stay in registers across k.
+// register tiles, then the rows past the last multiple of 8 in pairs (2x32
+// tiles: four FMA chains in flight where a single row has two), then the
+// last odd row alone; every tile's accumulators stay in registers across k.
 // CHECK-LABEL: func.func @dynamic_rows
 // CHECK:         scf.forall
 // CHECK:           scf.for {{.*}} step %c8
 // CHECK:             scf.for {{.*}} iter_args({{.*}}) -> (vector<8x32xf32>) {
 // CHECK-COUNT-8:       vector.fma {{.*}} : vector<32xf32>
 // CHECK:           scf.for {{.*}} step %c8
-// CHECK:             scf.for {{.*}} step %c1
-// CHECK:               scf.for {{.*}} iter_args({{.*}}) -> (vector<1x32xf32>) {
-// CHECK:                 vector.fma {{.*}} : vector<32xf32>
+// CHECK:             scf.for {{.*}} step %c2
+// CHECK:               scf.for {{.*}} iter_args({{.*}}) -> (vector<2x32xf32>) {
+// CHECK-COUNT-2:         vector.fma {{.*}} : vector<32xf32>
+// CHECK:             scf.for {{.*}} step %c2
+// CHECK:               scf.for {{.*}} step %c1
+// CHECK:                 scf.for {{.*}} iter_args({{.*}}) -> (vector<1x32xf32>) {
+// CHECK:                   vector.fma {{.*}} : vector<32xf32>
 // CHECK-NOT:     linalg.
 func.func @dynamic_rows(%a: memref<?x64xf32>, %b: memref<64x32xf32>, %c: memref<?x32xf32>) {
   linalg.matmul {transformer.contraction = "mnk"} ins(%a, %b : memref<?x64xf32>, memref<64x32xf32>) outs(%c : memref<?x32xf32>)

@@ -256,8 +256,8 @@ def TransformerCPUPrepareContractionsPass
     An odd or dynamic n is padded with zeros to a multiple of the register
     tile's n (32 with AVX-512, `linalg::rewriteAsPaddedOp`); m is not: the
     schedule runs the rows past the last multiple of the register tile's m
-    (8 with AVX-512, 6 with AVX2) as 1 x n tiles, where a pad would copy A
-    and keep the epilogue out of the cache tiles. An accumulator made by an
+    (8 with AVX-512, 6 with AVX2) as 2 x n tiles and a last 1 x n tile,
+    where a pad would copy A and keep the epilogue out of the cache tiles. An accumulator made by an
     element-wise op that does not read its init (a zero fill, a linear's
     bias broadcast), and used by nothing else, is made at the padded size
     (a bias padded along n) instead of padded, and the element-wise ops

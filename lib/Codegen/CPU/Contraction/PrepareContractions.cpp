@@ -88,7 +88,7 @@ getCanonicalLoopGroups(linalg::LinalgOp op) {
 /// sizes from the target: CPUTarget::contractionRegisterTile): n is padded
 /// to a multiple of it so that every register tile is full and vectorized.
 /// m, static or dynamic, is not: the schedule computes the rows past the
-/// last multiple of the tile's m row by row (static 1 x n tiles, also
+/// last multiple of the tile's m in pairs of rows (static 2 x n tiles, also
 /// vectorized), where a pad would copy A and the accumulator on every call
 /// and keep the epilogue out of the cache tiles (the slice of the padded
 /// result lies between them). With 6-row tiles a GPT-2 block at 128 tokens

@@ -68,8 +68,8 @@
 // The prepare pass pads n to a multiple of the register tile. m (static, or
 // the dynamic tokens of a prompt) is not padded: the register tiles'
 // loop along m is peeled, and its remainder of fewer than %reg_m rows is
-// computed row by row (1 x %reg_n tiles, static, vectorized; slower than
-// full tiles). Cache tiles that do not divide the problem are peeled the
+// computed in pairs of rows and a last single row (2 x %reg_n and 1 x
+// %reg_n tiles, static, vectorized; slower than full tiles). Cache tiles that do not divide the problem are peeled the
 // same way along n: the main part keeps the full static register tile; a remainder of
 // dynamic size (which then runs no iteration, or only when the user's own
 // schedule differs) becomes scalar loops before the hoisting, whose subviews
@@ -93,8 +93,11 @@ module attributes {transform.with_named_sequence} {
   }
 
   // Splits the register tiles' loop along m into full tiles and a remainder
-  // of fewer rows, which is tiled by single rows (static shapes that
-  // vectorize). Fails (silenceably) when there is nothing to peel.
+  // of fewer rows, which is tiled by pairs of rows, and the pairs' own
+  // remainder by single rows (static shapes that vectorize). A pair keeps
+  // twice as many FMA chains in flight as a single row: a single row's two
+  // chains leave three quarters of two FMA pipes of latency 4 idle.
+  // Fails (silenceably) when there is nothing to peel.
   transform.named_sequence @peel_rows(%loop: !transform.op<"scf.for"> {transform.consumed}) {
     %main, %rest = transform.loop.peel %loop
         : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
@@ -102,9 +105,33 @@ module attributes {transform.with_named_sequence} {
     ^bb0(%r: !transform.any_op):
       %ops = transform.structured.match interface{LinalgOp} in %r
           : (!transform.any_op) -> !transform.any_op
+      %pairs, %l = transform.structured.tile_using_for %ops tile_sizes [2, 0, 0]
+          : (!transform.any_op) -> (!transform.any_op, !transform.op<"scf.for">)
+      transform.include @peel_single_rows failures(suppress) (%l) : (!transform.op<"scf.for">) -> ()
+    }
+    transform.yield
+  }
+  transform.named_sequence @peel_single_rows(%loop: !transform.op<"scf.for"> {transform.consumed}) {
+    %main, %rest = transform.loop.peel %loop
+        : (!transform.op<"scf.for">) -> (!transform.any_op, !transform.any_op)
+    transform.include @static_pairs failures(suppress) (%main) : (!transform.any_op) -> ()
+    transform.foreach %rest : !transform.any_op {
+    ^bb0(%r: !transform.any_op):
+      %ops = transform.structured.match interface{LinalgOp} in %r
+          : (!transform.any_op) -> !transform.any_op
       %rows, %l = transform.structured.tile_using_for %ops tile_sizes [1, 0, 0]
           : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
     }
+    transform.yield
+  }
+  // The pairs' size, min(2, rows left), is 2 in the peeled loop, which the
+  // peeling does not see where the rows left are themselves a remainder
+  // (the bounds of the value bounds analysis do). Fails (silenceably) when
+  // there is nothing to simplify.
+  transform.named_sequence @static_pairs(%main: !transform.any_op {transform.readonly}) {
+    %mins = transform.structured.match ops{["affine.min"]} in %main
+        : (!transform.any_op) -> !transform.any_op
+    transform.affine.simplify_min_max_affine_ops %mins : !transform.any_op
     transform.yield
   }
   transform.named_sequence @peel_brows(%loop: !transform.op<"scf.for"> {transform.consumed}) {
