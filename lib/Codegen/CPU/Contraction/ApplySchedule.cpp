@@ -10,6 +10,7 @@
 #include "Transformer/Codegen/CPU/Target/CPUTarget.h"
 
 #include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Affine/TransformOps/AffineTransformOps.h"
 #include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/TransformOps/DialectExtension.h"
@@ -155,6 +156,7 @@ struct CPUCodegenPass
 
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
+    affine::registerTransformDialectExtension(registry);
     linalg::registerTransformDialectExtension(registry);
     scf::registerTransformDialectExtension(registry);
     vector::registerTransformDialectExtension(registry);
